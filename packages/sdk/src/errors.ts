@@ -1,0 +1,169 @@
+import type { ItemError, Problem, ProblemCode, RequestRecord } from "./types.ts";
+
+/**
+ * Base class of every error the SDK throws (except the caller's own `AbortSignal` reason, which is
+ * re-thrown as is).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.orders.get("ord_missing");
+ * } catch (err) {
+ *   if (err instanceof OisrError) console.error(err.name, err.message);
+ * }
+ * ```
+ */
+export class OisrError extends Error {
+  override name = "OisrError";
+}
+
+/**
+ * The API answered with an error status (`application/problem+json`, RFC 9457).
+ * Subclasses narrow by status: {@link ValidationError} (400), {@link AuthenticationError} (401),
+ * {@link NotFoundError} (404), {@link ConflictError} (409/422), {@link RateLimitError} (429).
+ * Any other status (405, 413, 415, 5xx after retries…) is a plain `ApiError`.
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.orders.ingest(orders);
+ * } catch (err) {
+ *   if (err instanceof ApiError) console.error(err.status, err.code, err.traceId);
+ * }
+ * ```
+ */
+export class ApiError extends OisrError {
+  override name = "ApiError";
+  /** HTTP status of the final attempt. */
+  readonly status: number;
+  /** Machine-readable problem code (`validation_failed`, `not_found`, …); `undefined` if the body was not a problem. */
+  readonly code: ProblemCode | undefined;
+  /** The problem document as sent (synthesised from the status when the body was not problem+json). */
+  readonly problem: Problem;
+  /** W3C trace id from the body or the `X-Trace-Id` header: quote it when asking for support. */
+  readonly traceId: string | undefined;
+  /** Response headers of the final attempt. */
+  readonly headers: Headers;
+
+  constructor(status: number, problem: Problem, headers: Headers) {
+    const code = problem.code;
+    const detail = problem.detail ?? problem.title ?? `HTTP ${status}`;
+    const traceId = problem.trace_id ?? headers.get("x-trace-id") ?? undefined;
+    super(`${status}${code ? ` ${code}` : ""}: ${detail}${traceId ? ` (trace ${traceId})` : ""}`);
+    this.status = status;
+    this.code = code;
+    this.problem = problem;
+    this.traceId = traceId;
+    this.headers = headers;
+  }
+}
+
+/**
+ * `400`: malformed JSON, schema violation, batch too large or a bad cursor. `errors` lists each
+ * offending field as a JSON Pointer into the body you sent.
+ *
+ * @example
+ * ```ts
+ * catch (err) {
+ *   if (err instanceof ValidationError) for (const e of err.errors) console.error(e.pointer, e.message);
+ * }
+ * ```
+ */
+export class ValidationError extends ApiError {
+  override name = "ValidationError";
+  get errors(): ItemError[] {
+    return this.problem.errors ?? [];
+  }
+}
+
+/** `401`: missing, malformed, unknown or revoked token. */
+export class AuthenticationError extends ApiError {
+  override name = "AuthenticationError";
+}
+
+/** `404`: no such resource in your account (another account's resources look the same), or an expired request record. */
+export class NotFoundError extends ApiError {
+  override name = "NotFoundError";
+}
+
+/**
+ * `422 idempotency_key_reused` (or a `409`): the `Idempotency-Key` was already used on this
+ * endpoint within 24 h with a different body. Use a new key for a new body.
+ */
+export class ConflictError extends ApiError {
+  override name = "ConflictError";
+}
+
+/**
+ * `429` after the retries ran out (or when the server asked to wait longer than the SDK's cap).
+ * `retryAfterMs` says how long to wait before trying again.
+ *
+ * @example
+ * ```ts
+ * catch (err) {
+ *   if (err instanceof RateLimitError) await new Promise((r) => setTimeout(r, err.retryAfterMs ?? 1000));
+ * }
+ * ```
+ */
+export class RateLimitError extends ApiError {
+  override name = "RateLimitError";
+  /** Milliseconds to wait, from `Retry-After` (or `X-RateLimit-Reset`); `undefined` if the server gave neither. */
+  readonly retryAfterMs: number | undefined;
+
+  constructor(status: number, problem: Problem, headers: Headers, retryAfterMs: number | undefined) {
+    super(status, problem, headers);
+    this.retryAfterMs = retryAfterMs;
+  }
+}
+
+/**
+ * A call (every attempt, when `timeoutMs` elapsed on each) or a wait (`requests.waitFor`) took
+ * longer than allowed.
+ */
+export class TimeoutError extends OisrError {
+  override name = "TimeoutError";
+  readonly timeoutMs: number;
+  constructor(message: string, timeoutMs: number, options?: { cause?: unknown }) {
+    super(message, options);
+    this.timeoutMs = timeoutMs;
+  }
+}
+
+/** The network failed (DNS, refused connection, reset, CORS…) on every attempt. `cause` holds the last underlying error. */
+export class ConnectionError extends OisrError {
+  override name = "ConnectionError";
+}
+
+/**
+ * An ingest request reached a final status other than `succeeded`: `failed` (business rules
+ * rejected it; `record.errors` says why; resubmitting the same body fails again) or `dead`
+ * (processing could not finish; nothing was applied; resubmitting is safe).
+ *
+ * @example
+ * ```ts
+ * try {
+ *   await client.returns.ingestAndWait(returns);
+ * } catch (err) {
+ *   if (err instanceof RequestFailedError && err.record.status === "failed") {
+ *     for (const e of err.record.errors) console.error(e.pointer, e.code, e.message);
+ *   }
+ * }
+ * ```
+ */
+export class RequestFailedError extends OisrError {
+  override name = "RequestFailedError";
+  readonly record: RequestRecord;
+  constructor(record: RequestRecord) {
+    const why =
+      record.status === "dead"
+        ? (record.error?.message ?? "processing could not finish")
+        : `${record.errors.length} item error(s)${record.errors[0] ? `, first: ${record.errors[0].pointer} ${record.errors[0].code}` : ""}`;
+    super(`Request ${record.request_id} ${record.status}: ${why}`);
+    this.record = record;
+  }
+}
+
+/** `verifyWebhook` rejected a delivery: missing headers, bad signature, or a timestamp outside the tolerance. Answer it with `400`. */
+export class WebhookVerificationError extends OisrError {
+  override name = "WebhookVerificationError";
+}

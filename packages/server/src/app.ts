@@ -1,0 +1,84 @@
+// createApp(deps): the whole HTTP surface, with every dependency injected.
+import express, { type Express, Router } from "express";
+import * as OpenApiValidator from "express-openapi-validator";
+import type { Logger } from "pino";
+import { pinoHttp } from "pino-http";
+import type { Config } from "./config.ts";
+import type { Database } from "./db/client.ts";
+import { authMiddleware } from "./http/auth.ts";
+import { errorHandler, notFound } from "./http/errors.ts";
+import { rateLimitMiddleware } from "./http/rate-limit.ts";
+import { traceMiddleware } from "./http/trace.ts";
+import { healthRoutes } from "./routes/health.ts";
+import { ingestRoutes } from "./routes/ingest.ts";
+import { inventoryRoutes } from "./routes/inventory.ts";
+import { orderRoutes } from "./routes/orders.ts";
+import { requestRoutes } from "./routes/requests.ts";
+import { returnRoutes } from "./routes/returns.ts";
+import type { OpenApiDocument } from "./spec.ts";
+import type { AccountStore } from "./store/accounts.ts";
+import type { RateLimitStore } from "./store/rate-limits.ts";
+import type { RequestStore } from "./store/requests.ts";
+import type { ResourceStore } from "./store/resources.ts";
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  database: Database;
+  spec: OpenApiDocument;
+  accounts: AccountStore;
+  rateLimits: RateLimitStore;
+  requests: RequestStore;
+  resources: ResourceStore;
+  /** Extra routers mounted under /v2 after auth and rate limiting (webhooks). */
+  extraRoutes?: Router[];
+}
+
+export function createApp(deps: AppDeps): Express {
+  const { config, logger, spec } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("query parser", "simple");
+  app.use(traceMiddleware);
+  app.use(
+    pinoHttp({
+      logger,
+      customProps: (_req, res) => ({ traceId: res.locals?.traceId }),
+      // Never log credentials.
+      redact: ["req.headers.authorization", "req.headers.cookie"],
+      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+    }),
+  );
+
+  app.use(healthRoutes(deps.database));
+  app.get("/v2/openapi.json", (_req, res) => {
+    res.json(spec);
+  });
+
+  const v2 = Router();
+  v2.use(authMiddleware(deps.accounts));
+  v2.use(rateLimitMiddleware(deps.rateLimits, config.rateLimits));
+  v2.use(express.json({ limit: "5mb", type: ["application/json", "application/*+json"] }));
+  v2.use(
+    OpenApiValidator.middleware({
+      apiSpec: structuredClone(spec) as never,
+      validateRequests: { allowUnknownQueryParameters: false },
+      validateResponses: config.validateResponses ? { removeAdditional: false } : false,
+      validateSecurity: false,
+      validateFormats: "full",
+      ignoreUndocumented: false,
+    }),
+  );
+  v2.use(ingestRoutes(deps.requests));
+  v2.use(requestRoutes(deps.requests, config.requestRetentionDays));
+  v2.use(orderRoutes(deps.resources));
+  v2.use(returnRoutes(deps.resources));
+  v2.use(inventoryRoutes(deps.resources));
+  for (const router of deps.extraRoutes ?? []) v2.use(router);
+  app.use("/v2", v2);
+
+  app.use(notFound);
+  app.use(errorHandler(logger));
+  return app;
+}

@@ -1,0 +1,101 @@
+// Reads the process environment once; everything else receives a Config.
+export type Role = "api" | "worker" | "all";
+
+export const RATE_LIMIT_SCOPES = [
+  "ingest",
+  "ingest_inventory",
+  "orders_read",
+  "requests_read",
+  "returns_read",
+  "webhooks",
+] as const;
+export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
+
+export const DEFAULT_RATE_LIMITS: Record<RateLimitScope, number> = {
+  ingest: 600,
+  ingest_inventory: 120,
+  orders_read: 150,
+  requests_read: 150,
+  returns_read: 120,
+  webhooks: 60,
+};
+
+export interface Config {
+  port: number;
+  host: string;
+  role: Role;
+  databaseUrl: string | undefined;
+  dataDir: string;
+  logLevel: string;
+  rateLimits: Record<RateLimitScope, number>;
+  maxAttempts: number;
+  workerConcurrency: number;
+  /** Lease a worker holds on a request; a worker that dies is replaced after it. */
+  leaseMs: number;
+  /** First retry delay of a request after a transient failure; doubles per attempt. */
+  retryBaseMs: number;
+  /** Lock wait allowed to the apply transaction before it counts as a transient failure. */
+  applyLockTimeoutMs: number;
+  requestRetentionDays: number;
+  webhookAllowPrivateNetworks: boolean;
+  /** Delays before each webhook retry after the immediate first attempt. */
+  webhookRetrySchedule: number[];
+  /** Validate responses against the spec (on in tests). */
+  validateResponses: boolean;
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 5s, 5m, 2h)`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+export function parseRateLimits(json: string | undefined): Record<RateLimitScope, number> {
+  const limits = { ...DEFAULT_RATE_LIMITS };
+  if (!json) return limits;
+  const overrides = JSON.parse(json) as Record<string, unknown>;
+  for (const [scope, value] of Object.entries(overrides)) {
+    if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope)) throw new Error(`OISR_RATE_LIMITS: unknown scope "${scope}"`);
+    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
+      throw new Error(`OISR_RATE_LIMITS: limit of "${scope}" must be a positive integer`);
+    }
+    limits[scope as RateLimitScope] = value;
+  }
+  return limits;
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === "") return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const role = (env.OISR_ROLE ?? "all") as Role;
+  if (!["api", "worker", "all"].includes(role)) throw new Error(`OISR_ROLE must be api, worker or all`);
+  return {
+    port: int(env.PORT, 8080, "PORT"),
+    host: env.HOST ?? "127.0.0.1",
+    role,
+    databaseUrl: env.DATABASE_URL || undefined,
+    dataDir: env.OISR_DATA_DIR ?? "./.oisr-data",
+    logLevel: env.LOG_LEVEL ?? "info",
+    rateLimits: parseRateLimits(env.OISR_RATE_LIMITS),
+    maxAttempts: int(env.OISR_MAX_ATTEMPTS, 5, "OISR_MAX_ATTEMPTS") || 1,
+    workerConcurrency: int(env.OISR_WORKER_CONCURRENCY, 4, "OISR_WORKER_CONCURRENCY") || 1,
+    leaseMs: int(env.OISR_LEASE_MS, 30_000, "OISR_LEASE_MS"),
+    retryBaseMs: int(env.OISR_RETRY_BASE_MS, 1000, "OISR_RETRY_BASE_MS"),
+    applyLockTimeoutMs: int(env.OISR_APPLY_LOCK_TIMEOUT_MS, 10_000, "OISR_APPLY_LOCK_TIMEOUT_MS"),
+    requestRetentionDays: int(env.OISR_REQUEST_RETENTION_DAYS, 30, "OISR_REQUEST_RETENTION_DAYS"),
+    webhookAllowPrivateNetworks: env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS === "1",
+    webhookRetrySchedule: (env.OISR_WEBHOOK_RETRY_SCHEDULE ?? "5s,5m,30m,2h,5h,10h,10h")
+      .split(",")
+      .filter((s) => s.trim() !== "")
+      .map(parseDuration),
+    validateResponses: env.OISR_VALIDATE_RESPONSES === "1",
+  };
+}

@@ -1,0 +1,110 @@
+// One database handle over either driver: postgres.js when DATABASE_URL is set, embedded PGlite
+// otherwise. Everything above this file sees the same drizzle `Db` and the same notify/listen.
+import { EventEmitter } from "node:events";
+import { mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { PGlite } from "@electric-sql/pglite";
+import { type SQL, sql } from "drizzle-orm";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A drizzle transaction handle; same query surface as Db. */
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+export type Executor = Db | Tx;
+
+export interface Database {
+  readonly db: Db;
+  readonly driver: "postgres" | "pglite";
+  /** Runs raw SQL and returns its rows, whichever driver is underneath. */
+  rows<T>(query: SQL, executor?: Executor): Promise<T[]>;
+  /** Wakes listeners on every process sharing this database (LISTEN/NOTIFY; in-process on PGlite). */
+  notify(channel: string, payload?: string): Promise<void>;
+  listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseOptions {
+  databaseUrl?: string;
+  /** PGlite data directory, or `memory://`. */
+  dataDir?: string;
+  /** Connections per process (postgres.js). */
+  maxConnections?: number;
+}
+
+export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "../../drizzle");
+
+function rowsOf<T>(result: unknown): T[] {
+  // postgres.js resolves to an array of rows; PGlite to { rows }.
+  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
+}
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options.maxConnections ?? 10) : openPglite(options.dataDir ?? "./.oisr-data");
+}
+
+async function openPostgres(url: string, max: number): Promise<Database> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const { migrate } = await import("drizzle-orm/postgres-js/migrator");
+  const client = postgres(url, {
+    max,
+    onnotice: () => {},
+    connect_timeout: 5,
+    // Keep idle connections short-lived so a restarted server is noticed quickly.
+    idle_timeout: 30,
+  });
+  const db = drizzle({ client, schema });
+  await migrate(db, { migrationsFolder });
+  return {
+    db: db as unknown as Db,
+    driver: "postgres",
+    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) => rowsOf<T>(await executor.execute(query)),
+    notify: async (channel, payload = "") => {
+      await client.notify(channel, payload);
+    },
+    listen: async (channel, onNotify) => {
+      const { unlisten } = await client.listen(channel, onNotify);
+      return unlisten;
+    },
+    ping: async () => {
+      await client`select 1`;
+    },
+    close: () => client.end({ timeout: 5 }),
+  };
+}
+
+async function openPglite(dataDir: string): Promise<Database> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { drizzle } = await import("drizzle-orm/pglite");
+  const { migrate } = await import("drizzle-orm/pglite/migrator");
+  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
+  const client: PGlite = await PGlite.create(dataDir);
+  const db = drizzle({ client, schema });
+  await migrate(db, { migrationsFolder });
+  // PGlite lives in this process only, so an in-process signal is all LISTEN/NOTIFY needs to be.
+  const bus = new EventEmitter();
+  bus.setMaxListeners(0);
+  return {
+    db: db as unknown as Db,
+    driver: "pglite",
+    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) => rowsOf<T>(await executor.execute(query)),
+    notify: async (channel, payload = "") => {
+      bus.emit(channel, payload);
+    },
+    listen: async (channel, onNotify) => {
+      bus.on(channel, onNotify);
+      return async () => {
+        bus.off(channel, onNotify);
+      };
+    },
+    ping: async () => {
+      await client.query("select 1");
+    },
+    close: () => client.close(),
+  };
+}
+
+export { sql };

@@ -1,0 +1,192 @@
+// Drizzle schema. Every key is led by account_id so the data can be distributed by account
+// (see docs/scaling.md). Resources are stored in their API shape (`body`) next to the few columns
+// that are filtered, joined or ordered on.
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  bigserial,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
+
+export const accounts = pgTable("accounts", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  /** Last change-feed position handed out; the row lock taken to bump it orders an account's commits. */
+  feedSeq: bigint("feed_seq", { mode: "number" }).notNull().default(0),
+  /** Per-account rate-limit overrides: scope name -> calls per 60 s. */
+  rateLimits: jsonb("rate_limits").$type<Record<string, number>>(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});
+
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    /** SHA-256 of the token, hex. The token itself is never stored. */
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: text("account_id").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [index("api_tokens_account_idx").on(t.accountId)],
+);
+
+export const requests = pgTable(
+  "requests",
+  {
+    accountId: text("account_id").notNull(),
+    id: uuid("id").notNull(),
+    /** Global acceptance order: per-account FIFO processing and newest-first listing both key on it. */
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    kind: text("kind").notNull(),
+    status: text("status").notNull(),
+    traceId: text("trace_id").notNull(),
+    idempotencyKey: text("idempotency_key"),
+    /** Path parameters of the ingest call (the return of a dispositions batch). */
+    params: jsonb("params").$type<Record<string, string>>(),
+    body: jsonb("body").notNull(),
+    itemCount: integer("item_count").notNull(),
+    acceptedAt: ts("accepted_at").notNull().defaultNow(),
+    startedAt: ts("started_at"),
+    completedAt: ts("completed_at"),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: ts("lease_until"),
+    result: jsonb("result"),
+    errors: jsonb("errors"),
+    error: jsonb("error"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.id] }),
+    uniqueIndex("requests_seq_idx").on(t.seq),
+    index("requests_account_seq_idx").on(t.accountId, t.seq),
+    index("requests_queue_idx")
+      .on(t.seq)
+      .where(sql`status in ('pending', 'processing')`),
+    index("requests_accepted_idx").on(t.acceptedAt),
+  ],
+);
+
+export const idempotencyKeys = pgTable(
+  "idempotency_keys",
+  {
+    accountId: text("account_id").notNull(),
+    /** Method and path of the ingest call, e.g. "POST /ingest/orders". */
+    endpoint: text("endpoint").notNull(),
+    key: text("key").notNull(),
+    bodyHash: text("body_hash").notNull(),
+    requestId: uuid("request_id").notNull(),
+    response: jsonb("response").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.endpoint, t.key] }), index("idempotency_created_idx").on(t.createdAt)],
+);
+
+export const orders = pgTable(
+  "orders",
+  {
+    accountId: text("account_id").notNull(),
+    id: text("id").notNull(),
+    externalId: text("external_id").notNull(),
+    status: text("status").notNull(),
+    source: text("source").notNull(),
+    feedSeq: bigint("feed_seq", { mode: "number" }).notNull(),
+    updatedAt: ts("updated_at").notNull(),
+    body: jsonb("body").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.id] }),
+    uniqueIndex("orders_external_idx").on(t.accountId, t.externalId),
+    uniqueIndex("orders_feed_idx").on(t.accountId, t.feedSeq),
+  ],
+);
+
+export const shipments = pgTable(
+  "shipments",
+  {
+    accountId: text("account_id").notNull(),
+    id: text("id").notNull(),
+    externalId: text("external_id").notNull(),
+    orderId: text("order_id").notNull(),
+    body: jsonb("body").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.id] }),
+    uniqueIndex("shipments_external_idx").on(t.accountId, t.externalId),
+  ],
+);
+
+export const returns = pgTable(
+  "returns",
+  {
+    accountId: text("account_id").notNull(),
+    id: text("id").notNull(),
+    externalId: text("external_id").notNull(),
+    orderId: text("order_id").notNull(),
+    status: text("status").notNull(),
+    feedSeq: bigint("feed_seq", { mode: "number" }).notNull(),
+    updatedAt: ts("updated_at").notNull(),
+    body: jsonb("body").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.id] }),
+    uniqueIndex("returns_external_idx").on(t.accountId, t.externalId),
+    uniqueIndex("returns_feed_idx").on(t.accountId, t.feedSeq),
+    index("returns_order_idx").on(t.accountId, t.orderId),
+  ],
+);
+
+export const inventoryLevels = pgTable(
+  "inventory_levels",
+  {
+    accountId: text("account_id").notNull(),
+    locationId: text("location_id").notNull(),
+    sku: text("sku").notNull(),
+    asOf: ts("as_of").notNull(),
+    body: jsonb("body").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.locationId, t.sku] })],
+);
+
+/** Transactional outbox: written with the change that causes it, delivered by the webhook dispatcher. */
+export const events = pgTable(
+  "events",
+  {
+    accountId: text("account_id").notNull(),
+    id: text("id").notNull(),
+    seq: bigserial("seq", { mode: "number" }).notNull(),
+    type: text("type").notNull(),
+    payload: jsonb("payload").notNull(),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** Set once the dispatcher has fanned the event out into deliveries. */
+    dispatchedAt: ts("dispatched_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.id] }),
+    index("events_undispatched_idx")
+      .on(t.seq)
+      .where(sql`dispatched_at is null`),
+  ],
+);
+
+/** Per-second buckets of allowed calls; the rolling 60 s window is the sum of the last 60. */
+export const rateLimitBuckets = pgTable(
+  "rate_limit_buckets",
+  {
+    accountId: text("account_id").notNull(),
+    scope: text("scope").notNull(),
+    second: bigint("second", { mode: "number" }).notNull(),
+    count: integer("count").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.accountId, t.scope, t.second] })],
+);

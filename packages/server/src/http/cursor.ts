@@ -1,0 +1,36 @@
+// Opaque page cursors that carry their filters: a cursor replayed with other filters is refused,
+// because its position would mean something else in a differently filtered list.
+import { HttpProblem } from "./problem.ts";
+
+type Filters = Record<string, string | number | undefined>;
+
+function canonical(filters: Filters): Record<string, string | number> {
+  const out: Record<string, string | number> = {};
+  for (const key of Object.keys(filters).sort()) {
+    const value = filters[key];
+    if (value !== undefined && value !== "") out[key] = value;
+  }
+  return out;
+}
+
+export function encodeCursor<P>(position: P, filters: Filters): string {
+  return Buffer.from(JSON.stringify({ p: position, f: canonical(filters) })).toString("base64url");
+}
+
+/** The position a cursor points at; `null` without a cursor. Throws 400 `invalid_cursor`. */
+export function decodeCursor<P>(cursor: string | undefined, filters: Filters): P | null {
+  if (cursor === undefined || cursor === "") return null;
+  let parsed: { p?: P; f?: unknown };
+  try {
+    parsed = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    throw new HttpProblem(400, "invalid_cursor", "The cursor is not one this API issued.");
+  }
+  if (parsed === null || typeof parsed !== "object" || parsed.p === undefined) {
+    throw new HttpProblem(400, "invalid_cursor", "The cursor is not one this API issued.");
+  }
+  if (JSON.stringify(parsed.f) !== JSON.stringify(canonical(filters))) {
+    throw new HttpProblem(400, "invalid_cursor", "The cursor was issued for other filters; send the same filters as the call that returned it, or none with a fresh list.");
+  }
+  return parsed.p;
+}

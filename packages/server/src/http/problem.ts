@@ -1,0 +1,56 @@
+// RFC 9457 problem details, the only error body the API sends.
+import type { Response } from "express";
+
+export interface FieldError {
+  pointer: string;
+  code: string;
+  message: string;
+}
+
+const TITLES: Record<string, string> = {
+  invalid_json: "Malformed JSON",
+  validation_failed: "Request does not match the API schema",
+  invalid_cursor: "Invalid cursor",
+  unauthorized: "Authentication required",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  payload_too_large: "Payload too large",
+  unsupported_media_type: "Unsupported media type",
+  idempotency_key_reused: "Idempotency key reused with a different body",
+  rate_limited: "Rate limit exceeded",
+  internal_error: "Internal server error",
+  service_unavailable: "Service unavailable",
+};
+
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(status: number, code: string, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function sendProblem(res: Response, problem: HttpProblem): void {
+  const traceId = String(res.locals.traceId ?? "");
+  res.status(problem.status);
+  for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
+  res.type("application/problem+json");
+  res.send(
+    JSON.stringify({
+      type: `https://oisr.dev/problems/${problem.code}`,
+      title: TITLES[problem.code] ?? "Error",
+      status: problem.status,
+      detail: problem.message,
+      trace_id: traceId,
+      code: problem.code,
+      ...(problem.errors ? { errors: problem.errors } : {}),
+    }),
+  );
+}

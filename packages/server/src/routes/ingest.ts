@@ -1,0 +1,49 @@
+// POST /ingest/*: validated (by the OpenAPI middleware), stored, answered 202 at once.
+import { createHash } from "node:crypto";
+import { type Request, type Response, Router } from "express";
+import { accountOf } from "../http/auth.ts";
+import { HttpProblem } from "../http/problem.ts";
+import type { RequestKind, RequestStore } from "../store/requests.ts";
+
+/** Each ingest endpoint, the request kind it queues and the body array that holds its items. */
+const ENDPOINTS: { path: string; kind: RequestKind; items: string }[] = [
+  { path: "/ingest/orders", kind: "orders", items: "orders" },
+  { path: "/ingest/inventory", kind: "inventory", items: "snapshots" },
+  { path: "/ingest/shipments", kind: "shipments", items: "shipments" },
+  { path: "/ingest/returns", kind: "returns", items: "returns" },
+  { path: "/ingest/returns/:return_id/dispositions", kind: "dispositions", items: "dispositions" },
+];
+
+export function ingestRoutes(store: RequestStore): Router {
+  const router = Router();
+  for (const endpoint of ENDPOINTS) {
+    router.post(endpoint.path, async (req: Request, res: Response) => {
+      const body = req.body as Record<string, unknown[]>;
+      const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
+      const idempotencyKey = req.header("idempotency-key") ?? null;
+      const outcome = await store.accept({
+        accountId: accountOf(res).id,
+        kind: endpoint.kind,
+        endpoint: `POST ${req.path}`,
+        params,
+        body,
+        bodyHash: createHash("sha256").update(JSON.stringify(body)).digest("hex"),
+        itemCount: body[endpoint.items]?.length ?? 0,
+        idempotencyKey,
+        traceId: String(res.locals.traceId),
+      });
+      if (outcome.kind === "key_reused") {
+        throw new HttpProblem(
+          422,
+          "idempotency_key_reused",
+          "This Idempotency-Key was already used with a different body on this endpoint in the last 24 hours. Use a new key for a new request.",
+        );
+      }
+      res.setHeader("Location", `/v2/requests/${outcome.ack.request_id}`);
+      res.setHeader("Retry-After", "1");
+      if (outcome.kind === "replayed") res.setHeader("Idempotent-Replayed", "true");
+      res.status(202).json(outcome.ack);
+    });
+  }
+  return router;
+}

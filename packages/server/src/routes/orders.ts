@@ -1,0 +1,27 @@
+// GET /orders (the change feed) and GET /orders/{identifier}.
+import { type Request, type Response, Router } from "express";
+import { accountOf } from "../http/auth.ts";
+import { decodeCursor } from "../http/cursor.ts";
+import { HttpProblem } from "../http/problem.ts";
+import type { ResourceStore } from "../store/resources.ts";
+import { feedPage, limitOf, stringFilters } from "./pages.ts";
+
+const FILTERS = ["status", "source", "updated_since"] as const;
+
+export function orderRoutes(store: ResourceStore): Router {
+  const router = Router();
+  router.get("/orders", async (req: Request, res: Response) => {
+    const filters = stringFilters(req.query, FILTERS);
+    const limit = limitOf(req.query);
+    const after = decodeCursor<number>(req.query.cursor as string | undefined, filters) ?? 0;
+    const rows = await store.orderFeed(accountOf(res).id, filters, after, limit + 1);
+    res.json(feedPage(rows, limit, after, filters));
+  });
+  router.get("/orders/:identifier", async (req: Request, res: Response) => {
+    const identifier = String(req.params.identifier);
+    const order = await store.getOrder(accountOf(res).id, identifier);
+    if (!order) throw new HttpProblem(404, "not_found", `No order with id or external_id "${identifier}".`);
+    res.json(order);
+  });
+  return router;
+}

@@ -1,0 +1,39 @@
+// GET /requests and GET /requests/{request_id}: processing records, newest first.
+import { type Request, type Response, Router } from "express";
+import { accountOf } from "../http/auth.ts";
+import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { HttpProblem } from "../http/problem.ts";
+import { type RequestStore, toRequestRecord } from "../store/requests.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export function requestRoutes(store: RequestStore, retentionDays: number): Router {
+  const router = Router();
+  const retentionMs = retentionDays * 86_400_000;
+
+  router.get("/requests", async (req: Request, res: Response) => {
+    const filters = { status: req.query.status as string | undefined, kind: req.query.kind as string | undefined };
+    const limit = Number(req.query.limit ?? 50);
+    const before = decodeCursor<number>(req.query.cursor as string | undefined, filters);
+    const rows = await store.list(accountOf(res).id, filters, before, limit + 1);
+    const page = rows.slice(0, limit);
+    const last = page.at(-1);
+    res.json({
+      data: page.map(toRequestRecord),
+      // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
+      next_cursor: encodeCursor(last ? last.seq : (before ?? 0), filters),
+      has_more: rows.length > limit,
+    });
+  });
+
+  router.get("/requests/:request_id", async (req: Request, res: Response) => {
+    const id = String(req.params.request_id);
+    const row = UUID.test(id) ? await store.get(accountOf(res).id, id.toLowerCase()) : undefined;
+    if (!row || Date.now() - new Date(row.acceptedAt).getTime() > retentionMs) {
+      throw new HttpProblem(404, "not_found", `No request ${id} in this account.`);
+    }
+    res.json(toRequestRecord(row));
+  });
+
+  return router;
+}

@@ -1,0 +1,27 @@
+// GET /returns (the change feed) and GET /returns/{return_id}.
+import { type Request, type Response, Router } from "express";
+import { accountOf } from "../http/auth.ts";
+import { decodeCursor } from "../http/cursor.ts";
+import { HttpProblem } from "../http/problem.ts";
+import type { ResourceStore } from "../store/resources.ts";
+import { feedPage, limitOf, stringFilters } from "./pages.ts";
+
+const FILTERS = ["status", "order_id", "updated_since"] as const;
+
+export function returnRoutes(store: ResourceStore): Router {
+  const router = Router();
+  router.get("/returns", async (req: Request, res: Response) => {
+    const filters = stringFilters(req.query, FILTERS);
+    const limit = limitOf(req.query);
+    const after = decodeCursor<number>(req.query.cursor as string | undefined, filters) ?? 0;
+    const rows = await store.returnFeed(accountOf(res).id, filters, after, limit + 1);
+    res.json(feedPage(rows, limit, after, filters));
+  });
+  router.get("/returns/:return_id", async (req: Request, res: Response) => {
+    const identifier = String(req.params.return_id);
+    const found = await store.getReturn(accountOf(res).id, identifier);
+    if (!found) throw new HttpProblem(404, "not_found", `No return with id or external_id "${identifier}".`);
+    res.json(found);
+  });
+  return router;
+}

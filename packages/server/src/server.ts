@@ -1,0 +1,66 @@
+// Starts the roles of one process (API, workers or both) over one database, and stops them cleanly.
+import type { AddressInfo } from "node:net";
+import type { Logger } from "pino";
+import { createApp } from "./app.ts";
+import type { Config } from "./config.ts";
+import { createLogger } from "./logger.ts";
+import { type Services, openServices } from "./services.ts";
+import { loadSpec } from "./spec.ts";
+import { startWorker } from "./worker/worker.ts";
+
+export interface RunningServer {
+  /** Base URL of the API, ending in /v2 (undefined for a worker-only process). */
+  url: string | undefined;
+  origin: string | undefined;
+  services: Services;
+  logger: Logger;
+  /** Stops accepting, lets in-flight work finish or releases it, closes the database. */
+  close(): Promise<void>;
+}
+
+export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const services = await openServices(config);
+  const stops: (() => Promise<void>)[] = [];
+  let url: string | undefined;
+  let origin: string | undefined;
+
+  if (config.role !== "api") {
+    const worker = await startWorker({ config, logger, services });
+    stops.push(() => worker.stop());
+  }
+  if (config.role !== "worker") {
+    const app = createApp({ config, logger, spec: loadSpec(), ...services });
+    const server = app.listen(config.port, config.host);
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+    const { port } = server.address() as AddressInfo;
+    origin = `http://${config.host}:${port}`;
+    url = `${origin}/v2`;
+    // Stop the listener first so no new call is accepted while the rest shuts down.
+    stops.unshift(
+      () =>
+        new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        }),
+    );
+  }
+
+  let closing: Promise<void> | undefined;
+  return {
+    url,
+    origin,
+    services,
+    logger,
+    close: () => {
+      closing ??= (async () => {
+        for (const stop of stops) await stop();
+        await services.database.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,20 @@
+// Wires stores over one database; shared by `serve`, the CLI and tests.
+import type { Config } from "./config.ts";
+import { type Database, openDatabase } from "./db/client.ts";
+import { createAccountStore } from "./store/accounts.ts";
+import { createRateLimitStore } from "./store/rate-limits.ts";
+import { createRequestStore } from "./store/requests.ts";
+import { createResourceStore } from "./store/resources.ts";
+
+export async function openServices(config: Pick<Config, "databaseUrl" | "dataDir">) {
+  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  return {
+    database,
+    accounts: createAccountStore(database),
+    rateLimits: createRateLimitStore(database),
+    requests: createRequestStore(database),
+    resources: createResourceStore(database),
+  };
+}
+
+export type Services = Awaited<ReturnType<typeof openServices>>;

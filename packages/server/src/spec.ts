@@ -1,0 +1,13 @@
+// The one contract, loaded from spec/openapi.yaml for validation and served as /v2/openapi.json.
+import { readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { parse } from "yaml";
+
+export const specPath = process.env.OISR_SPEC_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "../../../spec/openapi.yaml");
+
+export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, unknown> };
+
+export function loadSpec(path = specPath): OpenApiDocument {
+  return parse(readFileSync(path, "utf8")) as OpenApiDocument;
+}

@@ -1,0 +1,68 @@
+// Accounts and their API tokens. Tokens are stored only as SHA-256 hashes.
+import { createHash, timingSafeEqual } from "node:crypto";
+import { and, eq, isNull } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { accounts, apiTokens } from "../db/schema.ts";
+import { newId, newToken } from "./ids.ts";
+
+export interface Account {
+  id: string;
+  name: string;
+  rateLimits: Record<string, number> | null;
+}
+
+export function hashToken(token: string): string {
+  return createHash("sha256").update(token).digest("hex");
+}
+
+export function createAccountStore(database: Database) {
+  const { db } = database;
+  return {
+    async createAccount(name: string): Promise<{ account_id: string; name: string; token: string }> {
+      const id = newId("acc");
+      const token = newToken();
+      await db.transaction(async (tx) => {
+        await tx.insert(accounts).values({ id, name });
+        await tx.insert(apiTokens).values({ tokenHash: hashToken(token), accountId: id });
+      });
+      return { account_id: id, name, token };
+    },
+
+    async createToken(accountId: string): Promise<{ token: string } | null> {
+      const found = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+      if (found.length === 0) return null;
+      const token = newToken();
+      await db.insert(apiTokens).values({ tokenHash: hashToken(token), accountId });
+      return { token };
+    },
+
+    async revokeToken(token: string): Promise<boolean> {
+      const revoked = await db
+        .update(apiTokens)
+        .set({ revokedAt: new Date().toISOString() })
+        .where(and(eq(apiTokens.tokenHash, hashToken(token)), isNull(apiTokens.revokedAt)))
+        .returning({ hash: apiTokens.tokenHash });
+      return revoked.length > 0;
+    },
+
+    async setRateLimits(accountId: string, limits: Record<string, number> | null): Promise<void> {
+      await db.update(accounts).set({ rateLimits: limits }).where(eq(accounts.id, accountId));
+    },
+
+    /** The account a live token belongs to, or null for unknown and revoked tokens. */
+    async authenticate(token: string): Promise<Account | null> {
+      const hash = hashToken(token);
+      const rows = await db
+        .select({ hash: apiTokens.tokenHash, id: accounts.id, name: accounts.name, rateLimits: accounts.rateLimits })
+        .from(apiTokens)
+        .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
+        .where(and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt)));
+      const row = rows[0];
+      // The index lookup already matched; the constant-time compare guards against any collation surprise.
+      if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return null;
+      return { id: row.id, name: row.name, rateLimits: row.rateLimits };
+    },
+  };
+}
+
+export type AccountStore = ReturnType<typeof createAccountStore>;

@@ -1,0 +1,89 @@
+// The worker role: claims queued requests, applies each in one transaction, retries transient
+// failures with backoff inside `processing`, buries them as `dead` after the last attempt.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+import type { Services } from "../services.ts";
+import { applyClaimed } from "./apply.ts";
+import { backoffMs } from "./backoff.ts";
+import { type ClaimedRequest, createQueue } from "./queue.ts";
+
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+/** Longest sleep between queue checks when nothing wakes the worker (a missed notification, a lease expiring). */
+const MAX_IDLE_MS = 1000;
+
+export async function startWorker(deps: { config: Config; logger: Logger; services: Services }): Promise<Worker> {
+  const { config, services } = deps;
+  const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
+  const logger = deps.logger.child({ worker: workerId });
+  const queue = createQueue(services.database, workerId);
+  const inFlight = new Set<Promise<void>>();
+  let running = true;
+  let wake: (() => void) | undefined;
+  const kick = () => wake?.();
+
+  const unlisten = await services.database.listen("oisr_requests", kick);
+
+  async function processOne(claimed: ClaimedRequest): Promise<void> {
+    const log = logger.child({ requestId: claimed.id, traceId: claimed.traceId, attempt: claimed.attempts });
+    const started = performance.now();
+    try {
+      const outcome = await applyClaimed(services, queue, claimed, config);
+      log.info({ kind: claimed.kind, outcome, ms: Math.round(performance.now() - started) }, "request processed");
+    } catch (err) {
+      const delay = backoffMs(claimed.attempts, config.retryBaseMs);
+      const next = await queue
+        .retryOrBury(claimed, config.maxAttempts, delay, { code: "processing_failed", message: "Processing could not complete; nothing was applied. Resubmitting is safe." })
+        .catch(() => "lease" as const);
+      log.warn({ err, next, delayMs: delay }, "request attempt failed");
+    }
+  }
+
+  async function loop(): Promise<void> {
+    while (running) {
+      const free = config.workerConcurrency - inFlight.size;
+      let claimed: ClaimedRequest[] = [];
+      if (free > 0) {
+        try {
+          claimed = await queue.claim(free, config.leaseMs);
+        } catch (err) {
+          logger.warn({ err }, "claim failed; database unavailable?");
+        }
+      }
+      for (const c of claimed) {
+        const p = processOne(c).finally(() => {
+          inFlight.delete(p);
+          kick();
+        });
+        inFlight.add(p);
+      }
+      if (claimed.length > 0 && claimed.length === free) continue;
+      const dueIn = await queue.nextDueInMs().catch(() => null);
+      const sleep = Math.min(MAX_IDLE_MS, dueIn ?? MAX_IDLE_MS);
+      if (sleep <= 0 && inFlight.size < config.workerConcurrency && claimed.length > 0) continue;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(sleep, 5));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  }
+
+  const looping = loop();
+  return {
+    async stop() {
+      running = false;
+      kick();
+      await looping;
+      await Promise.allSettled([...inFlight]);
+      await unlisten().catch(() => {});
+    },
+  };
+}
