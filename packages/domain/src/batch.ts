@@ -7,8 +7,8 @@ import type {
   ResultItem,
   ResultItemType,
   Return,
-} from './model.ts';
-import type { Overlay } from './overlay.ts';
+} from "./model.ts";
+import type { Overlay } from "./overlay.ts";
 
 /**
  * Collects what a batch produces. Items keep being validated after a failure so the caller
@@ -35,12 +35,12 @@ export class BatchBuilder {
     if (this.#errors.length > 0) return failed(this.#errors);
     const count = (outcome: Outcome) => this.#items.filter((i) => i.outcome === outcome).length;
     return {
-      status: 'succeeded',
+      status: "succeeded",
       result: {
-        created: count('created'),
-        updated: count('updated'),
-        unchanged: count('unchanged'),
-        stale: count('stale'),
+        created: count("created"),
+        updated: count("updated"),
+        unchanged: count("unchanged"),
+        stale: count("stale"),
         items: this.#items,
       },
       changes: overlay.changes(),
@@ -50,5 +50,5 @@ export class BatchBuilder {
 }
 
 export function failed(errors: ReadonlyArray<ItemError>): ApplyResult {
-  return { status: 'failed', errors: [...errors] };
+  return { status: "failed", errors: [...errors] };
 }

@@ -10,11 +10,11 @@ interface Instant {
 const FRACTION = /\.(\d+)/;
 
 function toInstant(value: string): Instant | undefined {
-  const fraction = FRACTION.exec(value)?.[1] ?? '';
+  const fraction = FRACTION.exec(value)?.[1] ?? "";
   // Parse without the fraction so engines that reject more than 3 digits still cope.
-  const seconds = Date.parse(value.replace(FRACTION, ''));
+  const seconds = Date.parse(value.replace(FRACTION, ""));
   if (Number.isNaN(seconds)) return undefined;
-  const nanos = Number(fraction.padEnd(9, '0').slice(0, 9));
+  const nanos = Number(fraction.padEnd(9, "0").slice(0, 9));
   return { ms: seconds + Math.floor(nanos / 1e6), subMs: nanos % 1e6 };
 }
 
@@ -34,12 +34,12 @@ export function isNewer(candidate: string, stored: string): boolean {
  * Deep equality of JSON values, ignoring key order; string values under keys ending in `_at`
  * (and `as_of`) compare as instants.
  */
-export function sameContent(a: unknown, b: unknown, key = ''): boolean {
-  if (typeof a === 'string' && typeof b === 'string' && isTimestampKey(key)) {
+export function sameContent(a: unknown, b: unknown, key = ""): boolean {
+  if (typeof a === "string" && typeof b === "string" && isTimestampKey(key)) {
     return a === b || compareTimestamps(a, b) === 0;
   }
   if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
   if (Array.isArray(a) !== Array.isArray(b)) return false;
   if (Array.isArray(a) && Array.isArray(b)) {
     return a.length === b.length && a.every((item, i) => sameContent(item, b[i], key));
@@ -52,5 +52,5 @@ export function sameContent(a: unknown, b: unknown, key = ''): boolean {
 }
 
 function isTimestampKey(key: string): boolean {
-  return key.endsWith('_at') || key === 'as_of';
+  return key.endsWith("_at") || key === "as_of";
 }

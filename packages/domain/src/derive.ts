@@ -5,30 +5,30 @@ import type {
   OrderStatus,
   Return,
   ReturnStatus,
-} from './model.ts';
+} from "./model.ts";
 
 /**
  * The caller's intent behind a stored or submitted status: only a hold or a cancellation
  * is remembered; anything else (including derived values sent by mistake) means "open".
  */
 export function callerIntent(status: string | null | undefined): CallerOrderStatus {
-  return status === 'cancelled' || status === 'on_hold' ? status : 'open';
+  return status === "cancelled" || status === "on_hold" ? status : "open";
 }
 
 /** Decision 001: cancelled, then on_hold (a hold matters more than progress), then progress. */
 export function deriveOrderStatus(
   intent: CallerOrderStatus,
-  lines: ReadonlyArray<Pick<OrderLine, 'quantity' | 'quantity_shipped'>>,
+  lines: ReadonlyArray<Pick<OrderLine, "quantity" | "quantity_shipped">>,
 ): OrderStatus {
-  if (intent !== 'open') return intent;
-  if (lines.length > 0 && lines.every((l) => l.quantity_shipped >= l.quantity)) return 'shipped';
-  if (lines.some((l) => l.quantity_shipped > 0)) return 'partially_shipped';
-  return 'open';
+  if (intent !== "open") return intent;
+  if (lines.length > 0 && lines.every((l) => l.quantity_shipped >= l.quantity)) return "shipped";
+  if (lines.some((l) => l.quantity_shipped > 0)) return "partially_shipped";
+  return "open";
 }
 
 /** Rejected and cancelled returns no longer claim quantity on the order. */
 export function isActiveReturn(status: ReturnStatus): boolean {
-  return status !== 'rejected' && status !== 'cancelled';
+  return status !== "rejected" && status !== "cancelled";
 }
 
 export function returnedByLine(returns: ReadonlyArray<Return>): Map<string, number> {
@@ -48,6 +48,6 @@ export function dispositionedByLine(dispositions: ReadonlyArray<Disposition>): M
   return totals;
 }
 
-export function isFullyDispositioned(ret: Pick<Return, 'items'>): boolean {
+export function isFullyDispositioned(ret: Pick<Return, "items">): boolean {
   return ret.items.every((item) => item.quantity_dispositioned >= item.quantity);
 }

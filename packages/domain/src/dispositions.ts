@@ -1,12 +1,12 @@
-import { BatchBuilder, failed } from './batch.ts';
-import { isFullyDispositioned } from './derive.ts';
-import { itemError, pointer } from './errors.ts';
-import type { DispositionInput, DispositionsBody } from './input.ts';
-import type { ApplyResult, Disposition, DomainContext, Return } from './model.ts';
-import { orNull } from './normalize.ts';
-import { Overlay } from './overlay.ts';
-import { emitReturnVersion } from './return-events.ts';
-import { resolveReturn, type StateView } from './state.ts';
+import { BatchBuilder, failed } from "./batch.ts";
+import { isFullyDispositioned } from "./derive.ts";
+import { itemError, pointer } from "./errors.ts";
+import type { DispositionInput, DispositionsBody } from "./input.ts";
+import type { ApplyResult, Disposition, DomainContext, Return } from "./model.ts";
+import { orNull } from "./normalize.ts";
+import { Overlay } from "./overlay.ts";
+import { emitReturnVersion } from "./return-events.ts";
+import { resolveReturn, type StateView } from "./state.ts";
 
 /**
  * Records dispositions for one return, addressed by server id or external_id (RMA).
@@ -23,17 +23,14 @@ export function applyDispositions(
   const ret = resolveReturn(overlay, returnRef);
   // The return comes from the path, not the body, so the pointer names the whole request.
   if (!ret) {
-    return failed([itemError('', 'return_not_found', `return '${returnRef}' not found`)]);
+    return failed([itemError("", "return_not_found", `return '${returnRef}' not found`)]);
   }
-  if (ret.status === 'rejected' || ret.status === 'cancelled') {
-    return failed([
-      itemError('', 'return_closed', `return '${ret.external_id}' is ${ret.status}`),
-    ]);
+  if (ret.status === "rejected" || ret.status === "cancelled") {
+    return failed([itemError("", "return_closed", `return '${ret.external_id}' is ${ret.status}`)]);
   }
   const batch = new BatchBuilder();
-  body.dispositions.forEach((input, index) =>
-    applyDisposition(overlay, batch, ret.id, input, index, ctx),
-  );
+  for (const [index, input] of body.dispositions.entries())
+    applyDisposition(overlay, batch, ret.id, input, index, ctx);
   return batch.finish(overlay);
 }
 
@@ -45,7 +42,7 @@ function applyDisposition(
   index: number,
   ctx: DomainContext,
 ): void {
-  const at = pointer('dispositions', index);
+  const at = pointer("dispositions", index);
   const ret = overlay.returnById(returnId);
   if (!ret) throw new Error(`return ${returnId} vanished from the working state`);
   // Dispositions are facts: a repeated external_id is a re-send, whatever it says now.
@@ -53,7 +50,7 @@ function applyDisposition(
     ? ret.dispositions.find((d) => d.external_id === input.external_id)
     : undefined;
   if (known) {
-    batch.record(index, 'disposition', known.id, 'unchanged');
+    batch.record(index, "disposition", known.id, "unchanged");
     return;
   }
   const item = ret.items.find((i) => i.line_id === input.line_id);
@@ -61,7 +58,7 @@ function applyDisposition(
     batch.fail([
       itemError(
         `${at}/line_id`,
-        'line_not_in_return',
+        "line_not_in_return",
         `return '${ret.external_id}' has no item for line '${input.line_id}'`,
       ),
     ]);
@@ -71,7 +68,7 @@ function applyDisposition(
     batch.fail([
       itemError(
         `${at}/quantity`,
-        'disposition_quantity_exceeded',
+        "disposition_quantity_exceeded",
         `line '${input.line_id}': ${item.quantity_dispositioned} dispositioned + ${input.quantity} exceeds ${item.quantity} returned`,
       ),
     ]);
@@ -80,13 +77,13 @@ function applyDisposition(
   const disposition = buildDisposition(input, returnId, ctx);
   const next = withDisposition(ret, disposition, ctx);
   overlay.putReturn(next);
-  batch.record(index, 'disposition', disposition.id, 'created');
+  batch.record(index, "disposition", disposition.id, "created");
   emitReturnVersion(batch, ret, next, true);
 }
 
 function buildDisposition(input: DispositionInput, returnId: string, ctx: DomainContext): Disposition {
   return {
-    id: ctx.newId('dsp'),
+    id: ctx.newId("dsp"),
     external_id: orNull(input.external_id),
     return_id: returnId,
     line_id: input.line_id,
@@ -107,15 +104,14 @@ function withDisposition(ret: Return, disposition: Disposition, ctx: DomainConte
       ? { ...i, quantity_dispositioned: i.quantity_dispositioned + disposition.quantity }
       : i,
   );
-  const status =
-    ret.status === 'completed' || isFullyDispositioned({ items }) ? 'completed' : 'received';
+  const status = ret.status === "completed" || isFullyDispositioned({ items }) ? "completed" : "received";
   return {
     ...ret,
     items,
     dispositions: [...ret.dispositions, disposition],
     status,
     received_at: ret.received_at ?? ctx.now,
-    completed_at: ret.completed_at ?? (status === 'completed' ? ctx.now : null),
+    completed_at: ret.completed_at ?? (status === "completed" ? ctx.now : null),
     version: ret.version + 1,
     updated_at: ctx.now,
   };

@@ -1,8 +1,8 @@
-import type { ItemError, ItemErrorCode } from './model.ts';
+import type { ItemError, ItemErrorCode } from "./model.ts";
 
 /** Builds an RFC 6901 JSON Pointer from path segments; append to a parent pointer to nest. */
 export function pointer(...segments: ReadonlyArray<string | number>): string {
-  return segments.map((s) => `/${String(s).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
+  return segments.map((s) => `/${String(s).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
 }
 
 export function itemError(at: string, code: ItemErrorCode, message: string): ItemError {
@@ -13,18 +13,15 @@ export function itemError(at: string, code: ItemErrorCode, message: string): Ite
  * Lines (and return items) are addressed by `line_id`, so a repeat would make quantities
  * ambiguous; every repeat after the first is reported at its own `line_id`.
  */
-export function duplicateLineErrors(
-  lines: ReadonlyArray<{ line_id: string }>,
-  at: string,
-): ItemError[] {
+export function duplicateLineErrors(lines: ReadonlyArray<{ line_id: string }>, at: string): ItemError[] {
   const seen = new Set<string>();
   const errors: ItemError[] = [];
   lines.forEach((line, j) => {
     if (seen.has(line.line_id)) {
       errors.push(
         itemError(
-          at + pointer(j, 'line_id'),
-          'duplicate_line_id',
+          at + pointer(j, "line_id"),
+          "duplicate_line_id",
           `line_id '${line.line_id}' appears more than once`,
         ),
       );

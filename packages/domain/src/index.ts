@@ -1,18 +1,18 @@
 // Public API of @oisr/domain: pure business rules, (state, batch) -> (changes, events, errors).
 
-export type * from './model.ts';
-export { ITEM_ERROR_CODES } from './model.ts';
-export type { StateView } from './state.ts';
-export { resolveOrder, resolveReturn } from './state.ts';
-export type { BatchParams, InventoryKey, ReferencedKeys } from './referenced-keys.ts';
-export { referencedKeys } from './referenced-keys.ts';
-export { applyBatch, itemCount } from './apply-batch.ts';
-export { applyOrders } from './orders.ts';
-export { applyShipments } from './shipments.ts';
-export { applyReturns } from './returns.ts';
-export { applyDispositions } from './dispositions.ts';
-export { applyInventory } from './inventory.ts';
-export { MemoryState } from './memory-state.ts';
-export { deriveOrderStatus, isActiveReturn } from './derive.ts';
-export { canTransition as canTransitionReturn } from './return-status.ts';
-export { compareTimestamps } from './compare.ts';
+export { applyBatch, itemCount } from "./apply-batch.ts";
+export { compareTimestamps } from "./compare.ts";
+export { deriveOrderStatus, isActiveReturn } from "./derive.ts";
+export { applyDispositions } from "./dispositions.ts";
+export { applyInventory } from "./inventory.ts";
+export { MemoryState } from "./memory-state.ts";
+export type * from "./model.ts";
+export { ITEM_ERROR_CODES } from "./model.ts";
+export { applyOrders } from "./orders.ts";
+export type { BatchParams, InventoryKey, ReferencedKeys } from "./referenced-keys.ts";
+export { referencedKeys } from "./referenced-keys.ts";
+export { canTransition as canTransitionReturn } from "./return-status.ts";
+export { applyReturns } from "./returns.ts";
+export { applyShipments } from "./shipments.ts";
+export type { StateView } from "./state.ts";
+export { resolveOrder, resolveReturn } from "./state.ts";

@@ -11,7 +11,7 @@ import type {
   ReturnTracking,
   ShipmentLine,
   Totals,
-} from './model.ts';
+} from "./model.ts";
 
 export interface AddressInput {
   name: string;
@@ -116,7 +116,7 @@ export interface InventorySnapshotInput {
   location_id: string;
   as_of: string;
   /** `full` zeroes the location's skus the snapshot omits; absent means `partial`. */
-  mode?: 'partial' | 'full';
+  mode?: "partial" | "full";
   items: InventoryItemInput[];
 }
 

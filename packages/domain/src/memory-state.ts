@@ -1,11 +1,11 @@
-import type { Changes, InventoryLevel, Order, Return, Shipment } from './model.ts';
-import { inventoryKey } from './overlay.ts';
-import type { StateView } from './state.ts';
+import type { Changes, InventoryLevel, Order, Return, Shipment } from "./model.ts";
+import { inventoryKey } from "./overlay.ts";
+import type { StateView } from "./state.ts";
 
 /**
  * All of one account's data in memory: the mock server's store and the tests' fixture.
- * `apply` stores copies, so callers may hand out or mutate what they got back without
- * corrupting the store.
+ * `apply` stores copies, so callers may keep using the change objects (e.g. as event
+ * payloads) freely; what the lookups return is the stored object and must not be mutated.
  */
 export class MemoryState implements StateView {
   readonly #orders = new Map<string, Order>();

@@ -2,8 +2,8 @@
 // return, so field names follow the contract (snake_case) and absent optional values are
 // `null`, never `undefined` (JSON drops undefined, and readers should see a stable shape).
 
-export type IngestKind = 'orders' | 'inventory' | 'shipments' | 'returns' | 'dispositions';
-export type IdPrefix = 'ord' | 'shp' | 'ret' | 'dsp';
+export type IngestKind = "orders" | "inventory" | "shipments" | "returns" | "dispositions";
+export type IdPrefix = "ord" | "shp" | "ret" | "dsp";
 
 /** Injected so that every domain function is deterministic given its inputs. */
 export interface DomainContext {
@@ -42,8 +42,8 @@ export interface Totals {
 }
 
 /** `open`, `on_hold`, `cancelled` are set by the caller; the shipped ones are derived. */
-export type OrderStatus = 'open' | 'on_hold' | 'cancelled' | 'partially_shipped' | 'shipped';
-export type CallerOrderStatus = 'open' | 'on_hold' | 'cancelled';
+export type OrderStatus = "open" | "on_hold" | "cancelled" | "partially_shipped" | "shipped";
+export type CallerOrderStatus = "open" | "on_hold" | "cancelled";
 
 export interface OrderLine {
   line_id: string;
@@ -105,22 +105,22 @@ export interface Shipment extends OrderShipment {
 }
 
 export type ReturnStatus =
-  | 'requested'
-  | 'approved'
-  | 'rejected'
-  | 'cancelled'
-  | 'in_transit'
-  | 'received'
-  | 'completed';
+  | "requested"
+  | "approved"
+  | "rejected"
+  | "cancelled"
+  | "in_transit"
+  | "received"
+  | "completed";
 
 export type ReturnReasonCode =
-  | 'damaged'
-  | 'defective'
-  | 'wrong_item'
-  | 'not_as_described'
-  | 'no_longer_needed'
-  | 'size_or_fit'
-  | 'other';
+  | "damaged"
+  | "defective"
+  | "wrong_item"
+  | "not_as_described"
+  | "no_longer_needed"
+  | "size_or_fit"
+  | "other";
 
 export interface ReturnItem {
   line_id: string;
@@ -138,16 +138,16 @@ export interface ReturnTracking {
 }
 
 export type DispositionOutcome =
-  | 'restock'
-  | 'refurbish'
-  | 'quarantine'
-  | 'return_to_vendor'
-  | 'donate'
-  | 'recycle'
-  | 'dispose'
-  | 'missing';
+  | "restock"
+  | "refurbish"
+  | "quarantine"
+  | "return_to_vendor"
+  | "donate"
+  | "recycle"
+  | "dispose"
+  | "missing";
 
-export type ItemCondition = 'new' | 'like_new' | 'used' | 'damaged' | 'unsellable';
+export type ItemCondition = "new" | "like_new" | "used" | "damaged" | "unsellable";
 
 export interface Disposition {
   id: string;
@@ -195,11 +195,11 @@ export interface InventoryLevel {
 }
 
 export type DomainEventType =
-  | 'return.created'
-  | 'return.updated'
-  | 'return.disposition.created'
-  | 'return.completed'
-  | 'return.cancelled';
+  | "return.created"
+  | "return.updated"
+  | "return.disposition.created"
+  | "return.completed"
+  | "return.cancelled";
 
 /** The server wraps it as `{id: "evt_…", type, created_at, data: {object: return}}`. */
 export interface DomainEvent {
@@ -208,8 +208,8 @@ export interface DomainEvent {
   return: Return;
 }
 
-export type Outcome = 'created' | 'updated' | 'unchanged' | 'stale';
-export type ResultItemType = 'order' | 'inventory_snapshot' | 'shipment' | 'return' | 'disposition';
+export type Outcome = "created" | "updated" | "unchanged" | "stale";
+export type ResultItemType = "order" | "inventory_snapshot" | "shipment" | "return" | "disposition";
 
 export interface ResultItem {
   index: number;
@@ -227,23 +227,23 @@ export interface BatchResult {
 }
 
 export const ITEM_ERROR_CODES = [
-  'order_not_found',
-  'order_cancelled',
-  'order_has_shipments',
-  'line_not_found',
-  'duplicate_line_id',
-  'line_below_shipped',
-  'line_removal_forbidden',
-  'quantity_exceeds_ordered',
-  'shipment_conflict',
-  'return_not_found',
-  'return_closed',
-  'return_quantity_exceeded',
-  'invalid_status_transition',
-  'line_not_in_return',
-  'disposition_quantity_exceeded',
-  'item_below_dispositioned',
-  'currency_mismatch',
+  "order_not_found",
+  "order_cancelled",
+  "order_has_shipments",
+  "line_not_found",
+  "duplicate_line_id",
+  "line_below_shipped",
+  "line_removal_forbidden",
+  "quantity_exceeds_ordered",
+  "shipment_conflict",
+  "return_not_found",
+  "return_closed",
+  "return_quantity_exceeded",
+  "invalid_status_transition",
+  "line_not_in_return",
+  "disposition_quantity_exceeded",
+  "item_below_dispositioned",
+  "currency_mismatch",
 ] as const;
 
 export type ItemErrorCode = (typeof ITEM_ERROR_CODES)[number];
@@ -255,7 +255,13 @@ export interface ItemError {
   message: string;
 }
 
-/** Every entity whose stored state changed, in its final state, each once. */
+/**
+ * Every entity whose stored state changed, in its final state, each once, in the order first
+ * touched. An order or return whose `version` did not increase only had its
+ * `source_updated_at` watermark advanced (outcome `unchanged`): persist it, but it need not
+ * move in the change feed. Likewise an inventory level whose `updated_at` did not change only
+ * had its `as_of` advanced.
+ */
 export interface Changes {
   orders: Order[];
   returns: Return[];
@@ -264,7 +270,7 @@ export interface Changes {
 }
 
 export type ApplyResult =
-  | { status: 'succeeded'; result: BatchResult; changes: Changes; events: DomainEvent[] }
-  | { status: 'failed'; errors: ItemError[] };
+  | { status: "succeeded"; result: BatchResult; changes: Changes; events: DomainEvent[] }
+  | { status: "failed"; errors: ItemError[] };
 
-export type * from './input.ts';
+export type * from "./input.ts";

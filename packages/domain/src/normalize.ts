@@ -1,8 +1,8 @@
 // Copies caller input into stored shape field by field: absent optionals become null, and
 // anything the caller sent beyond the contract (server-owned fields included) is dropped.
 
-import type { AddressInput, CustomerInput } from './input.ts';
-import type { Address, Customer, Totals } from './model.ts';
+import type { AddressInput, CustomerInput } from "./input.ts";
+import type { Address, Customer, Totals } from "./model.ts";
 
 export function orNull<T>(value: T | null | undefined): T | null {
   return value ?? null;

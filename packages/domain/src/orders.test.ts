@@ -1,8 +1,8 @@
-import { describe, expect, it } from 'vitest';
-import type { OrderInput } from './input.ts';
-import type { ItemError } from './model.ts';
-import { applyOrders } from './orders.ts';
-import { MemoryState } from './memory-state.ts';
+import { describe, expect, it } from "vitest";
+import type { OrderInput } from "./input.ts";
+import { MemoryState } from "./memory-state.ts";
+import type { ItemError } from "./model.ts";
+import { applyOrders } from "./orders.ts";
 import {
   failedWith,
   Harness,
@@ -11,250 +11,341 @@ import {
   shipmentInput,
   succeeded,
   testContext,
-} from './test-support.ts';
+} from "./test-support.ts";
 
 const later = (n: number) => `2025-01-0${n}T10:00:00Z`;
 
-describe('applyOrders: create', () => {
-  it('stores the API shape with defaults, nulls and derived fields', () => {
+describe("applyOrders: create", () => {
+  it("stores the API shape with defaults, nulls and derived fields", () => {
     const res = succeeded(applyOrders(new MemoryState(), { orders: [orderInput()] }, testContext()));
     expect(res.result).toEqual({
       created: 1,
       updated: 0,
       unchanged: 0,
       stale: 0,
-      items: [{ index: 0, type: 'order', id: 'ord_1', outcome: 'created' }],
+      items: [{ index: 0, type: "order", id: "ord_1", outcome: "created" }],
     });
     expect(res.events).toEqual([]);
     expect(res.changes.orders).toEqual([
       {
-        id: 'ord_1',
-        external_id: 'SO-1',
+        id: "ord_1",
+        external_id: "SO-1",
         order_number: null,
-        source: 'shopify',
-        status: 'open',
-        currency: 'EUR',
-        placed_at: '2025-01-01T10:00:00Z',
+        source: "shopify",
+        status: "open",
+        currency: "EUR",
+        placed_at: "2025-01-01T10:00:00Z",
         customer: null,
         ship_to: {
-          name: 'Ada Lovelace',
+          name: "Ada Lovelace",
           company: null,
-          line1: '1 Analytical Row',
+          line1: "1 Analytical Row",
           line2: null,
-          city: 'London',
+          city: "London",
           region: null,
           postal_code: null,
-          country: 'GB',
+          country: "GB",
           phone: null,
           email: null,
         },
         bill_to: null,
         shipping_method: null,
         lines: [
-          { line_id: 'L1', sku: 'SKU-A', name: null, quantity: 2, unit_price: '10.00', quantity_shipped: 0, quantity_returned: 0 },
-          { line_id: 'L2', sku: 'SKU-B', name: null, quantity: 1, unit_price: '5.50', quantity_shipped: 0, quantity_returned: 0 },
+          {
+            line_id: "L1",
+            sku: "SKU-A",
+            name: null,
+            quantity: 2,
+            unit_price: "10.00",
+            quantity_shipped: 0,
+            quantity_returned: 0,
+          },
+          {
+            line_id: "L2",
+            sku: "SKU-B",
+            name: null,
+            quantity: 1,
+            unit_price: "5.50",
+            quantity_shipped: 0,
+            quantity_returned: 0,
+          },
         ],
         totals: null,
         metadata: null,
-        source_updated_at: '2025-01-01T10:00:00Z',
+        source_updated_at: "2025-01-01T10:00:00Z",
         shipments: [],
         version: 1,
-        created_at: '2025-01-10T12:00:00Z',
-        updated_at: '2025-01-10T12:00:00Z',
+        created_at: "2025-01-10T12:00:00Z",
+        updated_at: "2025-01-10T12:00:00Z",
       },
     ]);
   });
 
-  it('keeps the optional fields the caller sends', () => {
+  it("keeps the optional fields the caller sends", () => {
     const input = orderInput({
-      order_number: '#1001',
-      customer: { email: 'ada@example.com' },
-      bill_to: { name: 'Ada', line1: 'x', city: 'y', country: 'GB', company: 'Engines Ltd' },
-      shipping_method: 'express',
-      totals: { subtotal: '25.50', discount: '0.00', tax: '5.10', shipping: '4.90', total: '35.50' },
-      metadata: { channel: 'web' },
-      status: 'on_hold',
+      order_number: "#1001",
+      customer: { email: "ada@example.com" },
+      bill_to: { name: "Ada", line1: "x", city: "y", country: "GB", company: "Engines Ltd" },
+      shipping_method: "express",
+      totals: { subtotal: "25.50", discount: "0.00", tax: "5.10", shipping: "4.90", total: "35.50" },
+      metadata: { channel: "web" },
+      status: "on_hold",
     });
-    const [order] = succeeded(applyOrders(new MemoryState(), { orders: [input] }, testContext())).changes.orders;
+    const [order] = succeeded(applyOrders(new MemoryState(), { orders: [input] }, testContext())).changes
+      .orders;
     expect(order).toMatchObject({
-      order_number: '#1001',
-      customer: { name: null, email: 'ada@example.com', phone: null },
-      bill_to: { company: 'Engines Ltd', line2: null },
-      shipping_method: 'express',
-      totals: { total: '35.50' },
-      metadata: { channel: 'web' },
-      status: 'on_hold',
+      order_number: "#1001",
+      customer: { name: null, email: "ada@example.com", phone: null },
+      bill_to: { company: "Engines Ltd", line2: null },
+      shipping_method: "express",
+      totals: { total: "35.50" },
+      metadata: { channel: "web" },
+      status: "on_hold",
     });
   });
 
-  it('never takes server-owned or derived fields from input', () => {
+  it("never takes server-owned or derived fields from input", () => {
     const input = {
       ...orderInput(),
-      id: 'ord_FORGED',
+      id: "ord_FORGED",
       version: 42,
-      created_at: '2000-01-01T00:00:00Z',
-      status: 'shipped',
-      shipments: [{ id: 'shp_x' }],
-      lines: [{ line_id: 'L1', sku: 'A', quantity: 3, unit_price: '1.00', quantity_shipped: 3, quantity_returned: 1 }],
+      created_at: "2000-01-01T00:00:00Z",
+      status: "shipped",
+      shipments: [{ id: "shp_x" }],
+      lines: [
+        {
+          line_id: "L1",
+          sku: "A",
+          quantity: 3,
+          unit_price: "1.00",
+          quantity_shipped: 3,
+          quantity_returned: 1,
+        },
+      ],
     } as unknown as OrderInput;
-    const [order] = succeeded(applyOrders(new MemoryState(), { orders: [input] }, testContext())).changes.orders;
-    expect(order).toMatchObject({ id: 'ord_1', version: 1, created_at: '2025-01-10T12:00:00Z', status: 'open', shipments: [] });
+    const [order] = succeeded(applyOrders(new MemoryState(), { orders: [input] }, testContext())).changes
+      .orders;
+    expect(order).toMatchObject({
+      id: "ord_1",
+      version: 1,
+      created_at: "2025-01-10T12:00:00Z",
+      status: "open",
+      shipments: [],
+    });
     expect(order?.lines[0]).toMatchObject({ quantity_shipped: 0, quantity_returned: 0 });
   });
 });
 
-describe('applyOrders: upsert by external_id', () => {
+describe("applyOrders: upsert by external_id", () => {
   it.each([
-    ['older', '2024-12-31T10:00:00Z'],
-    ['equal', '2025-01-01T10:00:00Z'],
-    ['the same instant in another offset', '2025-01-01T11:00:00+01:00'],
-  ])('an update with %s source_updated_at is stale and changes nothing', (_, ts) => {
+    ["older", "2024-12-31T10:00:00Z"],
+    ["equal", "2025-01-01T10:00:00Z"],
+    ["the same instant in another offset", "2025-01-01T11:00:00+01:00"],
+  ])("an update with %s source_updated_at is stale and changes nothing", (_, ts) => {
     const h = new Harness();
-    h.ok('orders', { orders: [orderInput()] });
-    const res = h.ok('orders', { orders: [orderInput({ source_updated_at: ts, currency: 'USD' })] });
-    expect(res.result.items).toEqual([{ index: 0, type: 'order', id: 'ord_1', outcome: 'stale' }]);
+    h.ok("orders", { orders: [orderInput()] });
+    const res = h.ok("orders", { orders: [orderInput({ source_updated_at: ts, currency: "USD" })] });
+    expect(res.result.items).toEqual([{ index: 0, type: "order", id: "ord_1", outcome: "stale" }]);
     expect(res.result.stale).toBe(1);
     expect(res.changes.orders).toEqual([]);
-    expect(h.state.orderById('ord_1')?.currency).toBe('EUR');
+    expect(h.state.orderById("ord_1")?.currency).toBe("EUR");
   });
 
-  it('a newer update with identical content is unchanged: no version bump, watermark kept', () => {
+  it("a newer update with identical content is unchanged: no version bump, watermark kept", () => {
     const h = new Harness();
-    h.ok('orders', { orders: [orderInput()] });
-    const res = h.ok('orders', { orders: [orderInput({ source_updated_at: later(3) })] });
-    expect(res.result.items[0]?.outcome).toBe('unchanged');
-    expect(h.state.orderById('ord_1')).toMatchObject({ version: 1, updated_at: Harness.at(1), source_updated_at: later(3) });
-    // A change stamped between the two arrives late: the newer identical copy still wins.
-    const late = h.ok('orders', { orders: [orderInput({ source_updated_at: later(2), currency: 'USD' })] });
-    expect(late.result.items[0]?.outcome).toBe('stale');
-  });
-
-  it('treats re-formatted timestamps and reordered metadata keys as identical content', () => {
-    const h = new Harness();
-    h.ok('orders', { orders: [orderInput({ metadata: { a: '1', b: '2' } })] });
-    const res = h.ok('orders', {
-      orders: [orderInput({ metadata: { b: '2', a: '1' }, placed_at: '2025-01-01T10:00:00.000+00:00', source_updated_at: later(2) })],
+    h.ok("orders", { orders: [orderInput()] });
+    const res = h.ok("orders", { orders: [orderInput({ source_updated_at: later(3) })] });
+    expect(res.result.items[0]?.outcome).toBe("unchanged");
+    expect(h.state.orderById("ord_1")).toMatchObject({
+      version: 1,
+      updated_at: Harness.at(1),
+      source_updated_at: later(3),
     });
-    expect(res.result.items[0]?.outcome).toBe('unchanged');
+    // A change stamped between the two arrives late: the newer identical copy still wins.
+    const late = h.ok("orders", { orders: [orderInput({ source_updated_at: later(2), currency: "USD" })] });
+    expect(late.result.items[0]?.outcome).toBe("stale");
   });
 
-  it('a newer update with other content bumps the version and updated_at only', () => {
+  it("treats re-formatted timestamps and reordered metadata keys as identical content", () => {
     const h = new Harness();
-    h.ok('orders', { orders: [orderInput()] });
-    const res = h.ok('orders', { orders: [orderInput({ source_updated_at: later(2), shipping_method: 'express' })] });
-    expect(res.result).toMatchObject({ updated: 1, items: [{ id: 'ord_1', outcome: 'updated' }] });
-    expect(h.state.orderById('ord_1')).toMatchObject({
-      shipping_method: 'express',
+    h.ok("orders", { orders: [orderInput({ metadata: { a: "1", b: "2" } })] });
+    const res = h.ok("orders", {
+      orders: [
+        orderInput({
+          metadata: { b: "2", a: "1" },
+          placed_at: "2025-01-01T10:00:00.000+00:00",
+          source_updated_at: later(2),
+        }),
+      ],
+    });
+    expect(res.result.items[0]?.outcome).toBe("unchanged");
+  });
+
+  it("a newer update with other content bumps the version and updated_at only", () => {
+    const h = new Harness();
+    h.ok("orders", { orders: [orderInput()] });
+    const res = h.ok("orders", {
+      orders: [orderInput({ source_updated_at: later(2), shipping_method: "express" })],
+    });
+    expect(res.result).toMatchObject({ updated: 1, items: [{ id: "ord_1", outcome: "updated" }] });
+    expect(h.state.orderById("ord_1")).toMatchObject({
+      shipping_method: "express",
       version: 2,
       created_at: Harness.at(1),
       updated_at: Harness.at(2),
     });
   });
 
-  it('absent optional fields on update clear what an earlier version set', () => {
+  it("absent optional fields on update clear what an earlier version set", () => {
     const h = new Harness();
-    h.ok('orders', { orders: [orderInput({ shipping_method: 'express', status: 'on_hold' })] });
-    h.ok('orders', { orders: [orderInput({ source_updated_at: later(2) })] });
-    expect(h.state.orderById('ord_1')).toMatchObject({ shipping_method: null, status: 'open' });
+    h.ok("orders", { orders: [orderInput({ shipping_method: "express", status: "on_hold" })] });
+    h.ok("orders", { orders: [orderInput({ source_updated_at: later(2) })] });
+    expect(h.state.orderById("ord_1")).toMatchObject({ shipping_method: null, status: "open" });
   });
 
   it.each([
-    ['updated', later(2), { currency: 'USD' }, 'updated', 2],
-    ['unchanged', later(2), {}, 'unchanged', 1],
-    ['stale', '2024-01-01T00:00:00Z', { currency: 'USD' }, 'stale', 1],
-  ] as const)('the same external_id twice in one batch: second is %s', (_, ts, change, outcome, version) => {
+    ["updated", later(2), { currency: "USD" }, "updated", 2],
+    ["unchanged", later(2), {}, "unchanged", 1],
+    ["stale", "2024-01-01T00:00:00Z", { currency: "USD" }, "stale", 1],
+  ] as const)("the same external_id twice in one batch: second is %s", (_, ts, change, outcome, version) => {
     const res = succeeded(
-      applyOrders(new MemoryState(), { orders: [orderInput(), orderInput({ source_updated_at: ts, ...change })] }, testContext()),
+      applyOrders(
+        new MemoryState(),
+        { orders: [orderInput(), orderInput({ source_updated_at: ts, ...change })] },
+        testContext(),
+      ),
     );
-    expect(res.result.items.map((i) => [i.id, i.outcome])).toEqual([['ord_1', 'created'], ['ord_1', outcome]]);
+    expect(res.result.items.map((i) => [i.id, i.outcome])).toEqual([
+      ["ord_1", "created"],
+      ["ord_1", outcome],
+    ]);
     expect(res.changes.orders).toHaveLength(1);
     expect(res.changes.orders[0]?.version).toBe(version);
   });
 });
 
-describe('applyOrders: rules protecting shipments and returns', () => {
+describe("applyOrders: rules protecting shipments and returns", () => {
   // Order SO-1 with L1 x2 and L2 x1; L1 has 1 shipped and 1 returned, L2 nothing.
   function shippedAndReturned(): Harness {
     const h = new Harness();
-    h.ok('orders', { orders: [orderInput()] });
-    h.ok('shipments', { shipments: [shipmentInput({ lines: [{ line_id: 'L1', quantity: 1 }] })] });
-    h.ok('returns', { returns: [returnInput()] });
+    h.ok("orders", { orders: [orderInput()] });
+    h.ok("shipments", { shipments: [shipmentInput({ lines: [{ line_id: "L1", quantity: 1 }] })] });
+    h.ok("returns", { returns: [returnInput()] });
     return h;
   }
-  const lines = (l1: number, extra: OrderInput['lines'] = [{ line_id: 'L2', sku: 'SKU-B', quantity: 1, unit_price: '5.50' }]) => [
-    { line_id: 'L1', sku: 'SKU-A', quantity: l1, unit_price: '10.00' },
-    ...extra,
-  ];
+  const lines = (
+    l1: number,
+    extra: OrderInput["lines"] = [{ line_id: "L2", sku: "SKU-B", quantity: 1, unit_price: "5.50" }],
+  ) => [{ line_id: "L1", sku: "SKU-A", quantity: l1, unit_price: "10.00" }, ...extra];
 
-  it.each<[string, Partial<OrderInput>, Array<Omit<ItemError, 'message'>>]>([
-    ['cancel with shipments', { status: 'cancelled' }, [{ pointer: '/orders/0/status', code: 'order_has_shipments' }]],
-    ['line below its shipped and returned quantity', { lines: lines(0) }, [
-      { pointer: '/orders/0/lines/0/quantity', code: 'line_below_shipped' },
-      { pointer: '/orders/0/lines/0/quantity', code: 'return_quantity_exceeded' },
-    ]],
-    ['shipped line removed', { lines: [{ line_id: 'L2', sku: 'SKU-B', quantity: 1, unit_price: '5.50' }] }, [
-      { pointer: '/orders/0/lines', code: 'line_removal_forbidden' },
-    ]],
-    ['currency changed after shipping', { currency: 'USD' }, [{ pointer: '/orders/0/currency', code: 'currency_mismatch' }]],
-    ['duplicate line_id', { lines: lines(2, [{ line_id: 'L1', sku: 'X', quantity: 1, unit_price: '1.00' }]) }, [
-      { pointer: '/orders/0/lines/1/line_id', code: 'duplicate_line_id' },
-    ]],
-  ])('%s fails', (_, change, expected) => {
+  it.each<[string, Partial<OrderInput>, Array<Omit<ItemError, "message">>]>([
+    [
+      "cancel with shipments",
+      { status: "cancelled" },
+      [{ pointer: "/orders/0/status", code: "order_has_shipments" }],
+    ],
+    [
+      "line below its shipped and returned quantity",
+      { lines: lines(0) },
+      [
+        { pointer: "/orders/0/lines/0/quantity", code: "line_below_shipped" },
+        { pointer: "/orders/0/lines/0/quantity", code: "return_quantity_exceeded" },
+      ],
+    ],
+    [
+      "shipped line removed",
+      { lines: [{ line_id: "L2", sku: "SKU-B", quantity: 1, unit_price: "5.50" }] },
+      [{ pointer: "/orders/0/lines", code: "line_removal_forbidden" }],
+    ],
+    [
+      "currency changed after shipping",
+      { currency: "USD" },
+      [{ pointer: "/orders/0/currency", code: "currency_mismatch" }],
+    ],
+    [
+      "duplicate line_id",
+      { lines: lines(2, [{ line_id: "L1", sku: "X", quantity: 1, unit_price: "1.00" }]) },
+      [{ pointer: "/orders/0/lines/1/line_id", code: "duplicate_line_id" }],
+    ],
+  ])("%s fails", (_, change, expected) => {
     const h = shippedAndReturned();
-    const before = h.state.orderById('ord_1');
-    const res = failedWith(h.run('orders', { orders: [orderInput({ source_updated_at: later(9), ...change })] }));
+    const before = h.state.orderById("ord_1");
+    const res = failedWith(
+      h.run("orders", { orders: [orderInput({ source_updated_at: later(9), ...change })] }),
+    );
     expect(res.errors.map(({ pointer, code }) => ({ pointer, code }))).toEqual(expected);
     expect(res.errors.every((e) => e.message.length > 0)).toBe(true);
-    expect(h.state.orderById('ord_1')).toEqual(before);
+    expect(h.state.orderById("ord_1")).toEqual(before);
   });
 
-  it('removing an unshipped, unreturned line and changing quantities above shipped is fine', () => {
+  it("removing an unshipped, unreturned line and changing quantities above shipped is fine", () => {
     const h = shippedAndReturned();
-    const res = h.ok('orders', { orders: [orderInput({ source_updated_at: later(9), lines: lines(3, []) })] });
-    expect(res.result.items[0]?.outcome).toBe('updated');
-    const order = h.state.orderById('ord_1');
+    const res = h.ok("orders", {
+      orders: [orderInput({ source_updated_at: later(9), lines: lines(3, []) })],
+    });
+    expect(res.result.items[0]?.outcome).toBe("updated");
+    const order = h.state.orderById("ord_1");
     // Derived quantities survive the update; status is re-derived from them.
     expect(order?.lines).toEqual([
-      { line_id: 'L1', sku: 'SKU-A', name: null, quantity: 3, unit_price: '10.00', quantity_shipped: 1, quantity_returned: 1 },
+      {
+        line_id: "L1",
+        sku: "SKU-A",
+        name: null,
+        quantity: 3,
+        unit_price: "10.00",
+        quantity_shipped: 1,
+        quantity_returned: 1,
+      },
     ]);
-    expect(order?.status).toBe('partially_shipped');
+    expect(order?.status).toBe("partially_shipped");
     expect(order?.shipments).toHaveLength(1);
   });
 
-  it('cancelling an order without shipments is allowed, and so is re-opening it', () => {
+  it("cancelling an order without shipments is allowed, and so is re-opening it", () => {
     const h = new Harness();
-    h.ok('orders', { orders: [orderInput()] });
-    h.ok('orders', { orders: [orderInput({ status: 'cancelled', source_updated_at: later(2) })] });
-    expect(h.state.orderById('ord_1')?.status).toBe('cancelled');
-    h.ok('orders', { orders: [orderInput({ status: 'open', source_updated_at: later(3) })] });
-    expect(h.state.orderById('ord_1')?.status).toBe('open');
+    h.ok("orders", { orders: [orderInput()] });
+    h.ok("orders", { orders: [orderInput({ status: "cancelled", source_updated_at: later(2) })] });
+    expect(h.state.orderById("ord_1")?.status).toBe("cancelled");
+    h.ok("orders", { orders: [orderInput({ status: "open", source_updated_at: later(3) })] });
+    expect(h.state.orderById("ord_1")?.status).toBe("open");
   });
 
-  it('a stale item is not checked against the rules it would break', () => {
+  it("a stale item is not checked against the rules it would break", () => {
     const h = shippedAndReturned();
-    const res = h.ok('orders', { orders: [orderInput({ status: 'cancelled' })] });
-    expect(res.result.items[0]?.outcome).toBe('stale');
+    const res = h.ok("orders", { orders: [orderInput({ status: "cancelled" })] });
+    expect(res.result.items[0]?.outcome).toBe("stale");
   });
 });
 
-describe('applyOrders: all or nothing', () => {
-  it('reports every offending item and applies none of the batch', () => {
+describe("applyOrders: all or nothing", () => {
+  it("reports every offending item and applies none of the batch", () => {
     const orders = [
-      orderInput({ external_id: 'A' }),
-      orderInput({ external_id: 'B', lines: [...orderInput().lines, { line_id: 'L2', sku: 'X', quantity: 1, unit_price: '1' }] }),
-      orderInput({ external_id: 'C' }),
-      orderInput({ external_id: 'D', lines: [...orderInput().lines, { line_id: 'L1', sku: 'X', quantity: 1, unit_price: '1' }] }),
+      orderInput({ external_id: "A" }),
+      orderInput({
+        external_id: "B",
+        lines: [...orderInput().lines, { line_id: "L2", sku: "X", quantity: 1, unit_price: "1" }],
+      }),
+      orderInput({ external_id: "C" }),
+      orderInput({
+        external_id: "D",
+        lines: [...orderInput().lines, { line_id: "L1", sku: "X", quantity: 1, unit_price: "1" }],
+      }),
     ];
     const res = failedWith(applyOrders(new MemoryState(), { orders }, testContext()));
     expect(res.errors.map((e) => [e.pointer, e.code])).toEqual([
-      ['/orders/1/lines/2/line_id', 'duplicate_line_id'],
-      ['/orders/3/lines/2/line_id', 'duplicate_line_id'],
+      ["/orders/1/lines/2/line_id", "duplicate_line_id"],
+      ["/orders/3/lines/2/line_id", "duplicate_line_id"],
     ]);
-    expect(res).not.toHaveProperty('changes');
+    expect(res).not.toHaveProperty("changes");
   });
 
-  it('is deterministic: the same input gives the same output', () => {
-    const run = () => applyOrders(new MemoryState(), { orders: [orderInput(), orderInput({ external_id: 'SO-2' })] }, testContext());
+  it("is deterministic: the same input gives the same output", () => {
+    const run = () =>
+      applyOrders(
+        new MemoryState(),
+        { orders: [orderInput(), orderInput({ external_id: "SO-2" })] },
+        testContext(),
+      );
     expect(run()).toEqual(run());
   });
 });

@@ -1,18 +1,18 @@
-import { BatchBuilder } from './batch.ts';
-import { isNewer, sameContent } from './compare.ts';
-import { callerIntent, deriveOrderStatus } from './derive.ts';
-import { duplicateLineErrors, itemError, pointer } from './errors.ts';
-import type { OrderInput, OrdersBody } from './input.ts';
-import type { ApplyResult, DomainContext, ItemError, Order, OrderLine } from './model.ts';
-import { orNull, toAddress, toCustomer, toMetadata, toTotals } from './normalize.ts';
-import { Overlay } from './overlay.ts';
-import type { StateView } from './state.ts';
+import { BatchBuilder } from "./batch.ts";
+import { isNewer, sameContent } from "./compare.ts";
+import { callerIntent, deriveOrderStatus } from "./derive.ts";
+import { duplicateLineErrors, itemError, pointer } from "./errors.ts";
+import type { OrderInput, OrdersBody } from "./input.ts";
+import type { ApplyResult, DomainContext, ItemError, Order, OrderLine } from "./model.ts";
+import { orNull, toAddress, toCustomer, toMetadata, toTotals } from "./normalize.ts";
+import { Overlay } from "./overlay.ts";
+import type { StateView } from "./state.ts";
 
 /** Upserts orders by `external_id`; see CONTRACT section 5 "Order". */
 export function applyOrders(state: StateView, body: OrdersBody, ctx: DomainContext): ApplyResult {
   const overlay = new Overlay(state);
   const batch = new BatchBuilder();
-  body.orders.forEach((input, index) => applyOrder(overlay, batch, input, index, ctx));
+  for (const [index, input] of body.orders.entries()) applyOrder(overlay, batch, input, index, ctx);
   return batch.finish(overlay);
 }
 
@@ -23,13 +23,13 @@ function applyOrder(
   index: number,
   ctx: DomainContext,
 ): void {
-  const at = pointer('orders', index);
+  const at = pointer("orders", index);
   // A malformed item fails even when stale: resubmitting it should not depend on timing.
   const errors = duplicateLineErrors(input.lines, `${at}/lines`);
   const existing = overlay.orderByExternalId(input.external_id);
   if (existing && !isNewer(input.source_updated_at, existing.source_updated_at)) {
     if (errors.length > 0) batch.fail(errors);
-    else batch.record(index, 'order', existing.id, 'stale');
+    else batch.record(index, "order", existing.id, "stale");
     return;
   }
   if (existing) errors.push(...updateErrors(existing, input, at));
@@ -41,28 +41,28 @@ function applyOrder(
   if (!existing) {
     const order = buildOrder(input, undefined, ctx);
     overlay.putOrder(order);
-    batch.record(index, 'order', order.id, 'created');
+    batch.record(index, "order", order.id, "created");
     return;
   }
   const candidate = buildOrder(input, existing, ctx);
-  if (sameContent({ ...candidate, source_updated_at: '' }, { ...existing, source_updated_at: '' })) {
+  if (sameContent({ ...candidate, source_updated_at: "" }, { ...existing, source_updated_at: "" })) {
     // Keep the newer watermark so an older message arriving later is still recognised as stale.
     overlay.putOrder({ ...existing, source_updated_at: input.source_updated_at });
-    batch.record(index, 'order', existing.id, 'unchanged');
+    batch.record(index, "order", existing.id, "unchanged");
     return;
   }
   overlay.putOrder({ ...candidate, version: existing.version + 1, updated_at: ctx.now });
-  batch.record(index, 'order', existing.id, 'updated');
+  batch.record(index, "order", existing.id, "updated");
 }
 
 /** Rules that protect what shipments and returns already recorded against the order. */
 function updateErrors(existing: Order, input: OrderInput, at: string): ItemError[] {
   const errors: ItemError[] = [];
-  if (callerIntent(input.status) === 'cancelled' && existing.shipments.length > 0) {
+  if (callerIntent(input.status) === "cancelled" && existing.shipments.length > 0) {
     errors.push(
       itemError(
         `${at}/status`,
-        'order_has_shipments',
+        "order_has_shipments",
         `order '${existing.external_id}' has shipments and cannot be cancelled`,
       ),
     );
@@ -72,7 +72,7 @@ function updateErrors(existing: Order, input: OrderInput, at: string): ItemError
     errors.push(
       itemError(
         `${at}/currency`,
-        'currency_mismatch',
+        "currency_mismatch",
         `currency cannot change from ${existing.currency} once the order has shipments or returns`,
       ),
     );
@@ -84,7 +84,7 @@ function updateErrors(existing: Order, input: OrderInput, at: string): ItemError
       errors.push(
         itemError(
           `${at}/lines/${j}/quantity`,
-          'line_below_shipped',
+          "line_below_shipped",
           `line '${line.line_id}' quantity ${line.quantity} is below its shipped quantity ${prev.quantity_shipped}`,
         ),
       );
@@ -93,7 +93,7 @@ function updateErrors(existing: Order, input: OrderInput, at: string): ItemError
       errors.push(
         itemError(
           `${at}/lines/${j}/quantity`,
-          'return_quantity_exceeded',
+          "return_quantity_exceeded",
           `line '${line.line_id}' quantity ${line.quantity} is below its returned quantity ${prev.quantity_returned}`,
         ),
       );
@@ -106,7 +106,7 @@ function updateErrors(existing: Order, input: OrderInput, at: string): ItemError
       errors.push(
         itemError(
           `${at}/lines`,
-          'line_removal_forbidden',
+          "line_removal_forbidden",
           `line '${prev.line_id}' has shipped or returned quantity and cannot be removed`,
         ),
       );
@@ -129,7 +129,7 @@ function buildOrder(input: OrderInput, existing: Order | undefined, ctx: DomainC
     };
   });
   return {
-    id: existing?.id ?? ctx.newId('ord'),
+    id: existing?.id ?? ctx.newId("ord"),
     external_id: input.external_id,
     order_number: orNull(input.order_number),
     source: input.source,

@@ -1,5 +1,5 @@
-import type { Changes, InventoryLevel, Order, Return, Shipment } from './model.ts';
-import type { StateView } from './state.ts';
+import type { Changes, InventoryLevel, Order, Return, Shipment } from "./model.ts";
+import type { StateView } from "./state.ts";
 
 export function inventoryKey(locationId: string, sku: string): string {
   // NUL cannot occur in JSON-supplied ids without escaping, so keys cannot collide.
@@ -59,10 +59,7 @@ export class Overlay implements StateView {
   }
 
   inventoryLevel(locationId: string, sku: string): InventoryLevel | undefined {
-    return (
-      this.#inventory.get(inventoryKey(locationId, sku)) ??
-      this.#base.inventoryLevel(locationId, sku)
-    );
+    return this.#inventory.get(inventoryKey(locationId, sku)) ?? this.#base.inventoryLevel(locationId, sku);
   }
 
   inventoryLevelsAt(locationId: string): InventoryLevel[] {

@@ -1,16 +1,12 @@
-import { returnedByLine } from './derive.ts';
-import type { DomainContext } from './model.ts';
-import type { Overlay } from './overlay.ts';
+import { returnedByLine } from "./derive.ts";
+import type { DomainContext } from "./model.ts";
+import type { Overlay } from "./overlay.ts";
 
 /**
  * Recomputes an order's `quantity_returned` from its active returns and bumps its version
  * only when a line actually changed.
  */
-export function refreshQuantityReturned(
-  overlay: Overlay,
-  orderId: string,
-  ctx: DomainContext,
-): void {
+export function refreshQuantityReturned(overlay: Overlay, orderId: string, ctx: DomainContext): void {
   const order = overlay.orderById(orderId);
   if (!order) {
     // Orders are never deleted, so this means the caller did not preload what it should.

@@ -1,6 +1,6 @@
-import type { IngestBodies } from './input.ts';
-import type { IngestKind } from './model.ts';
-import { inventoryKey } from './overlay.ts';
+import type { IngestBodies } from "./input.ts";
+import type { IngestKind } from "./model.ts";
+import { inventoryKey } from "./overlay.ts";
 
 export interface InventoryKey {
   location_id: string;
@@ -55,30 +55,30 @@ export function referencedKeys<K extends IngestKind>(
 ): ReferencedKeys {
   const keys = empty();
   switch (kind) {
-    case 'orders': {
-      keys.orderRefs = unique((body as IngestBodies['orders']).orders.map((o) => o.external_id));
+    case "orders": {
+      keys.orderRefs = unique((body as IngestBodies["orders"]).orders.map((o) => o.external_id));
       break;
     }
-    case 'shipments': {
-      const { shipments } = body as IngestBodies['shipments'];
+    case "shipments": {
+      const { shipments } = body as IngestBodies["shipments"];
       keys.orderRefs = unique(shipments.map((s) => s.order_id));
       keys.shipmentExternalIds = unique(shipments.map((s) => s.external_id));
       break;
     }
-    case 'returns': {
-      const { returns } = body as IngestBodies['returns'];
+    case "returns": {
+      const { returns } = body as IngestBodies["returns"];
       keys.orderRefs = unique(returns.map((r) => r.order_id));
       keys.returnRefs = unique(returns.map((r) => r.external_id));
       keys.relatedReturns = true;
       break;
     }
-    case 'dispositions': {
+    case "dispositions": {
       keys.returnRefs = params.returnId === undefined ? [] : [params.returnId];
       break;
     }
-    case 'inventory': {
-      const { snapshots } = body as IngestBodies['inventory'];
-      const full = new Set(snapshots.filter((s) => s.mode === 'full').map((s) => s.location_id));
+    case "inventory": {
+      const { snapshots } = body as IngestBodies["inventory"];
+      const full = new Set(snapshots.filter((s) => s.mode === "full").map((s) => s.location_id));
       const pairs = new Map<string, InventoryKey>();
       for (const s of snapshots) {
         if (full.has(s.location_id)) continue;

@@ -1,5 +1,5 @@
-import type { BatchBuilder } from './batch.ts';
-import type { Return } from './model.ts';
+import type { BatchBuilder } from "./batch.ts";
+import type { Return } from "./model.ts";
 
 /**
  * Decision 001: each new version of a return emits `return.created` or `return.updated`;
@@ -12,9 +12,9 @@ export function emitReturnVersion(
   next: Return,
   withDisposition = false,
 ): void {
-  batch.emit(previous ? 'return.updated' : 'return.created', next);
-  if (withDisposition) batch.emit('return.disposition.created', next);
+  batch.emit(previous ? "return.updated" : "return.created", next);
+  if (withDisposition) batch.emit("return.disposition.created", next);
   if (next.status === previous?.status) return;
-  if (next.status === 'completed') batch.emit('return.completed', next);
-  if (next.status === 'cancelled') batch.emit('return.cancelled', next);
+  if (next.status === "completed") batch.emit("return.completed", next);
+  if (next.status === "cancelled") batch.emit("return.cancelled", next);
 }

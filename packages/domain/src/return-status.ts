@@ -1,10 +1,10 @@
-import type { ReturnStatus } from './model.ts';
+import type { ReturnStatus } from "./model.ts";
 
 // `completed` is reachable only through dispositions, so no caller-driven move leads there.
 const NEXT: Readonly<Record<ReturnStatus, ReadonlyArray<ReturnStatus>>> = {
-  requested: ['approved', 'rejected', 'cancelled'],
-  approved: ['in_transit', 'received', 'cancelled'],
-  in_transit: ['received'],
+  requested: ["approved", "rejected", "cancelled"],
+  approved: ["in_transit", "received", "cancelled"],
+  in_transit: ["received"],
   received: [],
   completed: [],
   rejected: [],
@@ -16,11 +16,7 @@ export function canTransition(from: ReturnStatus, to: ReturnStatus): boolean {
   return from === to || NEXT[from].includes(to);
 }
 
-export function isFinalReturnStatus(status: ReturnStatus): boolean {
-  return status === 'completed' || status === 'rejected' || status === 'cancelled';
-}
-
 /** Statuses in which the goods are back, so `received_at` must be set. */
 export function isReceived(status: ReturnStatus): boolean {
-  return status === 'received' || status === 'completed';
+  return status === "received" || status === "completed";
 }

@@ -1,21 +1,21 @@
-import { BatchBuilder } from './batch.ts';
-import { isNewer, sameContent } from './compare.ts';
-import { dispositionedByLine, isActiveReturn, isFullyDispositioned, returnedByLine } from './derive.ts';
-import { duplicateLineErrors, itemError, pointer } from './errors.ts';
-import type { ReturnInput, ReturnsBody } from './input.ts';
-import type { ApplyResult, DomainContext, ItemError, Order, Return, ReturnStatus } from './model.ts';
-import { orNull } from './normalize.ts';
-import { Overlay } from './overlay.ts';
-import { refreshQuantityReturned } from './quantity-returned.ts';
-import { emitReturnVersion } from './return-events.ts';
-import { canTransition, isReceived } from './return-status.ts';
-import { resolveOrder, type StateView } from './state.ts';
+import { BatchBuilder } from "./batch.ts";
+import { isNewer, sameContent } from "./compare.ts";
+import { dispositionedByLine, isActiveReturn, isFullyDispositioned, returnedByLine } from "./derive.ts";
+import { duplicateLineErrors, itemError, pointer } from "./errors.ts";
+import type { ReturnInput, ReturnsBody } from "./input.ts";
+import type { ApplyResult, DomainContext, ItemError, Order, Return, ReturnStatus } from "./model.ts";
+import { orNull } from "./normalize.ts";
+import { Overlay } from "./overlay.ts";
+import { refreshQuantityReturned } from "./quantity-returned.ts";
+import { emitReturnVersion } from "./return-events.ts";
+import { canTransition, isReceived } from "./return-status.ts";
+import { resolveOrder, type StateView } from "./state.ts";
 
 /** Upserts returns (RMAs) by `external_id`; see CONTRACT section 5 "Return". */
 export function applyReturns(state: StateView, body: ReturnsBody, ctx: DomainContext): ApplyResult {
   const overlay = new Overlay(state);
   const batch = new BatchBuilder();
-  body.returns.forEach((input, index) => applyReturn(overlay, batch, input, index, ctx));
+  for (const [index, input] of body.returns.entries()) applyReturn(overlay, batch, input, index, ctx);
   return batch.finish(overlay);
 }
 
@@ -26,21 +26,21 @@ function applyReturn(
   index: number,
   ctx: DomainContext,
 ): void {
-  const at = pointer('returns', index);
+  const at = pointer("returns", index);
   const errors = duplicateLineErrors(input.items, `${at}/items`);
   const existing = overlay.returnByExternalId(input.external_id);
   if (existing && !isNewer(input.source_updated_at, existing.source_updated_at)) {
     if (errors.length > 0) batch.fail(errors);
-    else batch.record(index, 'return', existing.id, 'stale');
+    else batch.record(index, "return", existing.id, "stale");
     return;
   }
   const order = resolveOrder(overlay, input.order_id);
   if (!order) {
-    errors.push(itemError(`${at}/order_id`, 'order_not_found', `order '${input.order_id}' not found`));
+    errors.push(itemError(`${at}/order_id`, "order_not_found", `order '${input.order_id}' not found`));
     batch.fail(errors);
     return;
   }
-  const status = input.status ?? existing?.status ?? 'requested';
+  const status = input.status ?? existing?.status ?? "requested";
   errors.push(...statusErrors(existing?.status, input.status, at));
   errors.push(...itemErrors(overlay, order, existing, input, status, at));
   if (errors.length > 0) {
@@ -49,17 +49,18 @@ function applyReturn(
   }
 
   const candidate = buildReturn(input, order, existing, status, ctx);
-  if (existing && sameContent({ ...candidate, source_updated_at: '' }, { ...existing, source_updated_at: '' })) {
+  if (
+    existing &&
+    sameContent({ ...candidate, source_updated_at: "" }, { ...existing, source_updated_at: "" })
+  ) {
     // Keep the newer watermark so an older message arriving later is still recognised as stale.
     overlay.putReturn({ ...existing, source_updated_at: input.source_updated_at });
-    batch.record(index, 'return', existing.id, 'unchanged');
+    batch.record(index, "return", existing.id, "unchanged");
     return;
   }
-  const next = existing
-    ? { ...candidate, version: existing.version + 1, updated_at: ctx.now }
-    : candidate;
+  const next = existing ? { ...candidate, version: existing.version + 1, updated_at: ctx.now } : candidate;
   overlay.putReturn(next);
-  batch.record(index, 'return', next.id, existing ? 'updated' : 'created');
+  batch.record(index, "return", next.id, existing ? "updated" : "created");
   emitReturnVersion(batch, existing, next);
   refreshQuantityReturned(overlay, order.id, ctx);
   if (existing && existing.order_id !== order.id) {
@@ -73,18 +74,18 @@ function statusErrors(
   at: string,
 ): ItemError[] {
   if (!to || to === from) return [];
-  if (to === 'completed') {
+  if (to === "completed") {
     return [
       itemError(
         `${at}/status`,
-        'invalid_status_transition',
-        'a return becomes completed only when its items are fully dispositioned',
+        "invalid_status_transition",
+        "a return becomes completed only when its items are fully dispositioned",
       ),
     ];
   }
   if (from && !canTransition(from, to)) {
     return [
-      itemError(`${at}/status`, 'invalid_status_transition', `cannot move a return from ${from} to ${to}`),
+      itemError(`${at}/status`, "invalid_status_transition", `cannot move a return from ${from} to ${to}`),
     ];
   }
   return [];
@@ -110,7 +111,7 @@ function itemErrors(
       errors.push(
         itemError(
           `${at}/items/${j}/line_id`,
-          'line_not_found',
+          "line_not_found",
           `order '${order.external_id}' has no line '${item.line_id}'`,
         ),
       );
@@ -121,7 +122,7 @@ function itemErrors(
       errors.push(
         itemError(
           `${at}/items/${j}/quantity`,
-          'item_below_dispositioned',
+          "item_below_dispositioned",
           `line '${item.line_id}' quantity ${item.quantity} is below its dispositioned quantity ${dispositioned}`,
         ),
       );
@@ -131,7 +132,7 @@ function itemErrors(
       errors.push(
         itemError(
           `${at}/items/${j}/quantity`,
-          'return_quantity_exceeded',
+          "return_quantity_exceeded",
           `line '${item.line_id}': ${claimed} already returned + ${item.quantity} exceeds ${line.quantity} ordered`,
         ),
       );
@@ -143,7 +144,7 @@ function itemErrors(
     errors.push(
       itemError(
         `${at}/items`,
-        'item_below_dispositioned',
+        "item_below_dispositioned",
         `line '${lineId}' has ${dispositioned} dispositioned and cannot be removed from the return`,
       ),
     );
@@ -161,7 +162,7 @@ function buildReturn(
   const done = dispositionedByLine(existing?.dispositions ?? []);
   const items = input.items.map((item) => ({
     line_id: item.line_id,
-    sku: item.sku ?? order.lines.find((l) => l.line_id === item.line_id)?.sku ?? '',
+    sku: item.sku ?? order.lines.find((l) => l.line_id === item.line_id)?.sku ?? "",
     quantity: item.quantity,
     reason_code: item.reason_code,
     note: orNull(item.note),
@@ -171,11 +172,11 @@ function buildReturn(
   // Shrinking items down to what is already dispositioned finishes the return, as the last
   // disposition would have.
   const status =
-    requested === 'received' && dispositions.length > 0 && isFullyDispositioned({ items })
-      ? 'completed'
+    requested === "received" && dispositions.length > 0 && isFullyDispositioned({ items })
+      ? "completed"
       : requested;
   return {
-    id: existing?.id ?? ctx.newId('ret'),
+    id: existing?.id ?? ctx.newId("ret"),
     external_id: input.external_id,
     order_id: order.id,
     order_external_id: order.external_id,
@@ -188,7 +189,7 @@ function buildReturn(
       : null,
     requested_at: input.requested_at,
     received_at: existing?.received_at ?? (isReceived(status) ? ctx.now : null),
-    completed_at: existing?.completed_at ?? (status === 'completed' ? ctx.now : null),
+    completed_at: existing?.completed_at ?? (status === "completed" ? ctx.now : null),
     dispositions,
     source_updated_at: input.source_updated_at,
     version: existing?.version ?? 1,

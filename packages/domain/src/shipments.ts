@@ -1,8 +1,8 @@
-import { BatchBuilder } from './batch.ts';
-import { sameContent } from './compare.ts';
-import { callerIntent, deriveOrderStatus } from './derive.ts';
-import { duplicateLineErrors, itemError, pointer } from './errors.ts';
-import type { ShipmentInput, ShipmentsBody } from './input.ts';
+import { BatchBuilder } from "./batch.ts";
+import { sameContent } from "./compare.ts";
+import { callerIntent, deriveOrderStatus } from "./derive.ts";
+import { duplicateLineErrors, itemError, pointer } from "./errors.ts";
+import type { ShipmentInput, ShipmentsBody } from "./input.ts";
 import type {
   ApplyResult,
   DomainContext,
@@ -11,20 +11,16 @@ import type {
   OrderShipment,
   Shipment,
   ShipmentLine,
-} from './model.ts';
-import { orNull } from './normalize.ts';
-import { Overlay } from './overlay.ts';
-import { resolveOrder, type StateView } from './state.ts';
+} from "./model.ts";
+import { orNull } from "./normalize.ts";
+import { Overlay } from "./overlay.ts";
+import { resolveOrder, type StateView } from "./state.ts";
 
 /** Records shipments against their orders; see CONTRACT section 5 "Shipment". */
-export function applyShipments(
-  state: StateView,
-  body: ShipmentsBody,
-  ctx: DomainContext,
-): ApplyResult {
+export function applyShipments(state: StateView, body: ShipmentsBody, ctx: DomainContext): ApplyResult {
   const overlay = new Overlay(state);
   const batch = new BatchBuilder();
-  body.shipments.forEach((input, index) => applyShipment(overlay, batch, input, index, ctx));
+  for (const [index, input] of body.shipments.entries()) applyShipment(overlay, batch, input, index, ctx);
   return batch.finish(overlay);
 }
 
@@ -35,20 +31,16 @@ function applyShipment(
   index: number,
   ctx: DomainContext,
 ): void {
-  const at = pointer('shipments', index);
+  const at = pointer("shipments", index);
   const errors = duplicateLineErrors(input.lines, `${at}/lines`);
   const order = resolveOrder(overlay, input.order_id);
   if (!order) {
-    errors.push(
-      itemError(`${at}/order_id`, 'order_not_found', `order '${input.order_id}' not found`),
-    );
+    errors.push(itemError(`${at}/order_id`, "order_not_found", `order '${input.order_id}' not found`));
     batch.fail(errors);
     return;
   }
   const existing = overlay.shipmentByExternalId(input.external_id);
-  errors.push(
-    ...(existing ? resendErrors(existing, order, input, at) : newErrors(order, input, at)),
-  );
+  errors.push(...(existing ? resendErrors(existing, order, input, at) : newErrors(order, input, at)));
   if (errors.length > 0) {
     batch.fail(errors);
     return;
@@ -56,21 +48,19 @@ function applyShipment(
 
   const candidate = buildShipment(input, order, existing, ctx);
   if (existing && sameContent(candidate, existing)) {
-    batch.record(index, 'shipment', existing.id, 'unchanged');
+    batch.record(index, "shipment", existing.id, "unchanged");
     return;
   }
   const shipment = existing ? { ...candidate, updated_at: ctx.now } : candidate;
   overlay.putShipment(shipment);
   overlay.putOrder(withShipment(order, shipment, existing === undefined, ctx));
-  batch.record(index, 'shipment', shipment.id, existing ? 'updated' : 'created');
+  batch.record(index, "shipment", shipment.id, existing ? "updated" : "created");
 }
 
 function newErrors(order: Order, input: ShipmentInput, at: string): ItemError[] {
   const errors: ItemError[] = [];
-  if (order.status === 'cancelled') {
-    errors.push(
-      itemError(`${at}/order_id`, 'order_cancelled', `order '${order.external_id}' is cancelled`),
-    );
+  if (order.status === "cancelled") {
+    errors.push(itemError(`${at}/order_id`, "order_cancelled", `order '${order.external_id}' is cancelled`));
   }
   input.lines.forEach((line, j) => {
     const ordered = order.lines.find((l) => l.line_id === line.line_id);
@@ -78,7 +68,7 @@ function newErrors(order: Order, input: ShipmentInput, at: string): ItemError[] 
       errors.push(
         itemError(
           `${at}/lines/${j}/line_id`,
-          'line_not_found',
+          "line_not_found",
           `order '${order.external_id}' has no line '${line.line_id}'`,
         ),
       );
@@ -86,7 +76,7 @@ function newErrors(order: Order, input: ShipmentInput, at: string): ItemError[] 
       errors.push(
         itemError(
           `${at}/lines/${j}/quantity`,
-          'quantity_exceeds_ordered',
+          "quantity_exceeds_ordered",
           `line '${line.line_id}': ${ordered.quantity_shipped} shipped + ${line.quantity} exceeds ${ordered.quantity} ordered`,
         ),
       );
@@ -96,18 +86,13 @@ function newErrors(order: Order, input: ShipmentInput, at: string): ItemError[] 
 }
 
 /** A shipment is a physical fact: a re-send may add tracking details, never move goods. */
-function resendErrors(
-  existing: Shipment,
-  order: Order,
-  input: ShipmentInput,
-  at: string,
-): ItemError[] {
+function resendErrors(existing: Shipment, order: Order, input: ShipmentInput, at: string): ItemError[] {
   const errors: ItemError[] = [];
   if (existing.order_id !== order.id) {
     errors.push(
       itemError(
         `${at}/order_id`,
-        'shipment_conflict',
+        "shipment_conflict",
         `shipment '${input.external_id}' already belongs to another order`,
       ),
     );
@@ -116,7 +101,7 @@ function resendErrors(
     errors.push(
       itemError(
         `${at}/lines`,
-        'shipment_conflict',
+        "shipment_conflict",
         `shipment '${input.external_id}' was already recorded with different lines`,
       ),
     );
@@ -126,9 +111,7 @@ function resendErrors(
 
 function sameLines(a: ReadonlyArray<ShipmentLine>, b: ReadonlyArray<ShipmentLine>): boolean {
   const key = (lines: ReadonlyArray<ShipmentLine>) =>
-    lines
-      .map((l) => [l.line_id, l.quantity] as const)
-      .sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
+    lines.map((l) => [l.line_id, l.quantity] as const).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0));
   return sameContent(key(a), key(b));
 }
 
@@ -139,7 +122,7 @@ function buildShipment(
   ctx: DomainContext,
 ): Shipment {
   return {
-    id: existing?.id ?? ctx.newId('shp'),
+    id: existing?.id ?? ctx.newId("shp"),
     external_id: input.external_id,
     order_id: order.id,
     carrier: input.carrier,

@@ -1,4 +1,4 @@
-import type { InventoryLevel, Order, Return, Shipment } from './model.ts';
+import type { InventoryLevel, Order, Return, Shipment } from "./model.ts";
 
 /**
  * Synchronous lookups over a pre-loaded snapshot of one account's data. The server loads

@@ -1,4 +1,4 @@
-import type { ItemError, Problem, ProblemCode, RequestRecord } from "./types.ts";
+import type { FieldError, ProblemCode, ProblemDetails, RequestRecord } from "./types.ts";
 
 /**
  * Base class of every error the SDK throws (except the caller's own `AbortSignal` reason, which is
@@ -39,13 +39,13 @@ export class ApiError extends OisrError {
   /** Machine-readable problem code (`validation_failed`, `not_found`, …); `undefined` if the body was not a problem. */
   readonly code: ProblemCode | undefined;
   /** The problem document as sent (synthesised from the status when the body was not problem+json). */
-  readonly problem: Problem;
+  readonly problem: ProblemDetails;
   /** W3C trace id from the body or the `X-Trace-Id` header: quote it when asking for support. */
   readonly traceId: string | undefined;
   /** Response headers of the final attempt. */
   readonly headers: Headers;
 
-  constructor(status: number, problem: Problem, headers: Headers) {
+  constructor(status: number, problem: ProblemDetails, headers: Headers) {
     const code = problem.code;
     const detail = problem.detail ?? problem.title ?? `HTTP ${status}`;
     const traceId = problem.trace_id ?? headers.get("x-trace-id") ?? undefined;
@@ -71,7 +71,7 @@ export class ApiError extends OisrError {
  */
 export class ValidationError extends ApiError {
   override name = "ValidationError";
-  get errors(): ItemError[] {
+  get errors(): FieldError[] {
     return this.problem.errors ?? [];
   }
 }
@@ -110,7 +110,7 @@ export class RateLimitError extends ApiError {
   /** Milliseconds to wait, from `Retry-After` (or `X-RateLimit-Reset`); `undefined` if the server gave neither. */
   readonly retryAfterMs: number | undefined;
 
-  constructor(status: number, problem: Problem, headers: Headers, retryAfterMs: number | undefined) {
+  constructor(status: number, problem: ProblemDetails, headers: Headers, retryAfterMs: number | undefined) {
     super(status, problem, headers);
     this.retryAfterMs = retryAfterMs;
   }

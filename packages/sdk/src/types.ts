@@ -1,14 +1,89 @@
-// PROVISIONAL: hand-written until spec/openapi.yaml exists; replaced by aliases of the generated schema.
-export type ProblemCode = string;
-export interface ItemError { pointer: string; code: string; message: string }
-export interface Problem {
-  type?: string; title?: string; status?: number; detail?: string; trace_id?: string;
-  code?: ProblemCode; errors?: ItemError[];
-}
-export type RequestStatus = "pending" | "processing" | "succeeded" | "failed" | "dead";
-export interface RequestRecord {
-  request_id: string; kind: string; status: RequestStatus; trace_id: string;
-  idempotency_key: string | null; item_count: number; accepted_at: string;
-  started_at: string | null; completed_at: string | null; attempts: number;
-  result: unknown; errors: ItemError[]; error: { code: string; message: string } | null;
+// Public names for the generated OpenAPI types. Everything here is an alias of
+// `src/generated/schema.d.ts` (made from spec/openapi.yaml by `npm run generate`): the spec is
+// the one source of truth, so a spec change shows up here as a type change.
+import type { components, operations, paths } from "./generated/schema.d.ts";
+
+type Schemas = components["schemas"];
+type Query<OperationId extends keyof operations> = NonNullable<operations[OperationId]["parameters"]["query"]>;
+
+export type { components, operations, paths };
+
+// ── Errors ────────────────────────────────────────────────────────────────────────────────────
+/** An RFC 9457 problem document as the API sends it. */
+export type Problem = Schemas["Problem"];
+/**
+ * The problem an `ApiError` carries: the API's own document, or — for a body that was not
+ * problem+json (a proxy's error page) — one synthesised from the status, without `code`.
+ */
+export type ProblemDetails = Pick<Problem, "type" | "title" | "status"> & Partial<Problem>;
+export type ProblemCode = Schemas["ProblemCode"];
+/** A schema violation in a `400 validation_failed`, pointing into the body you sent. */
+export type FieldError = Schemas["FieldError"];
+
+// ── Ingest and request records ───────────────────────────────────────────────────────────────
+export type IngestAccepted = Schemas["IngestAccepted"];
+export type RequestRecord = Schemas["RequestRecord"];
+export type RequestStatus = Schemas["RequestStatus"];
+export type RequestKind = Schemas["RequestKind"];
+export type RequestResult = Schemas["RequestResult"];
+export type RequestResultItem = Schemas["RequestResultItem"];
+/** A business-rule violation of a `failed` request. */
+export type ItemError = Schemas["ItemError"];
+export type ItemErrorCode = Schemas["ItemErrorCode"];
+/** Why a request is `dead`. */
+export type DeadError = Schemas["DeadError"];
+export type RequestPage = Schemas["RequestPage"];
+export type ListRequestsParams = Query<"listRequests">;
+
+// ── Orders ───────────────────────────────────────────────────────────────────────────────────
+export type Order = Schemas["Order"];
+export type OrderStatus = Schemas["OrderStatus"];
+export type OrderInput = Schemas["OrderInput"];
+export type OrderPage = Schemas["OrderPage"];
+export type Address = Schemas["Address"];
+export type ListOrdersParams = Query<"listOrders">;
+
+// ── Inventory ────────────────────────────────────────────────────────────────────────────────
+export type InventorySnapshotInput = Schemas["InventorySnapshotInput"];
+export type InventoryLevel = Schemas["InventoryLevel"];
+export type InventoryPage = Schemas["InventoryPage"];
+export type ListInventoryParams = Query<"listInventory">;
+
+// ── Shipments ────────────────────────────────────────────────────────────────────────────────
+export type ShipmentInput = Schemas["ShipmentInput"];
+
+// ── Returns and dispositions ─────────────────────────────────────────────────────────────────
+export type Return = Schemas["Return"];
+export type ReturnStatus = Schemas["ReturnStatus"];
+export type ReturnInput = Schemas["ReturnInput"];
+export type ReturnPage = Schemas["ReturnPage"];
+export type DispositionInput = Schemas["DispositionInput"];
+export type Disposition = Schemas["Disposition"];
+export type ListReturnsParams = Query<"listReturns">;
+
+// ── Webhooks ─────────────────────────────────────────────────────────────────────────────────
+export type WebhookSubscription = Schemas["WebhookSubscription"];
+/** A subscription with its signing secret: only from `create` and `rotateSecret`. */
+export type WebhookSubscriptionWithSecret = Schemas["WebhookSubscriptionWithSecret"];
+export type WebhookSubscriptionCreate = Schemas["WebhookSubscriptionCreate"];
+export type WebhookSubscriptionUpdate = Schemas["WebhookSubscriptionUpdate"];
+export type WebhookSubscriptionPage = Schemas["WebhookSubscriptionPage"];
+export type ListWebhookSubscriptionsParams = Query<"listWebhookSubscriptions">;
+export type WebhookDelivery = Schemas["WebhookDelivery"];
+export type WebhookDeliveryPage = Schemas["WebhookDeliveryPage"];
+export type ListWebhookDeliveriesParams = Query<"listWebhookDeliveries">;
+export type WebhookEventType = Schemas["WebhookEventType"];
+/** A return event (`data.object` is the return at that version). */
+export type ReturnEvent = Schemas["ReturnEvent"];
+/** The event `webhooks.test` sends. */
+export type WebhookTestEvent = Schemas["WebhookTestEvent"];
+/** Any delivery `verifyWebhook` accepts; narrow on `type`. */
+export type WebhookEvent = ReturnEvent | WebhookTestEvent;
+
+// ── Lists ────────────────────────────────────────────────────────────────────────────────────
+/** The shape every list endpoint answers: `next_cursor` is present on every page, the last one included. */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string;
+  has_more: boolean;
 }

@@ -66,7 +66,7 @@ export function createApp(deps: AppDeps): Express {
       validateRequests: { allowUnknownQueryParameters: false },
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
-      validateFormats: "full",
+      validateFormats: true,
       ignoreUndocumented: false,
     }),
   );

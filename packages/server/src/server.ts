@@ -6,6 +6,8 @@ import type { Config } from "./config.ts";
 import { createLogger } from "./logger.ts";
 import { type Services, openServices } from "./services.ts";
 import { loadSpec } from "./spec.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+import { startDispatcher } from "./webhooks/dispatcher.ts";
 import { startWorker } from "./worker/worker.ts";
 
 export interface RunningServer {
@@ -28,9 +30,11 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   if (config.role !== "api") {
     const worker = await startWorker({ config, logger, services });
     stops.push(() => worker.stop());
+    const dispatcher = await startDispatcher({ config, logger, database: services.database });
+    stops.push(() => dispatcher.stop());
   }
   if (config.role !== "worker") {
-    const app = createApp({ config, logger, spec: loadSpec(), ...services });
+    const app = createApp({ config, logger, spec: loadSpec(), ...services, extraRoutes: [webhookRoutes({ database: services.database, config })] });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

@@ -43,3 +43,36 @@ export function problem(status: number, code: string, headers: Record<string, st
     headers,
   );
 }
+
+/**
+ * A fake API routed by `"METHOD /path"` (relative to /v2; `*` matches one segment). Each route is
+ * a handler or a list of responses served in turn (the last one repeats).
+ */
+export function fakeApi(routes: Record<string, Scripted | Scripted[]>): {
+  fetch: (request: Request) => Promise<Response>;
+  calls: RecordedCall[];
+} {
+  const calls: RecordedCall[] = [];
+  const served = new Map<string, number>();
+  const table = Object.entries(routes).map(([key, script]) => {
+    const [method, pattern] = key.split(" ") as [string, string];
+    const re = new RegExp(`^${pattern.replace(/[.?+]/g, "\\$&").replace(/\*/g, "[^/]+")}$`);
+    return { key, method, re, script: Array.isArray(script) ? script : [script] };
+  });
+  return {
+    calls,
+    async fetch(request) {
+      const url = new URL(request.url);
+      calls.push({ method: request.method, url: request.url, headers: new Headers(request.headers), body: await request.clone().text() });
+      const path = url.pathname.replace(/^\/v2/, "");
+      const route = table.find((r) => r.method === request.method && r.re.test(path));
+      if (!route) return json({ status: 404, code: "not_found", title: "Not found" }, 404);
+      const n = served.get(route.key) ?? 0;
+      served.set(route.key, n + 1);
+      const step = route.script[Math.min(n, route.script.length - 1)];
+      if (step instanceof Error) throw step;
+      if (typeof step === "function") return step(request);
+      return (step as Response).clone();
+    },
+  };
+}

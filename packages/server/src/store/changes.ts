@@ -26,6 +26,13 @@ export interface OutboxEvent {
 
 const excluded = (column: string) => sql.raw(`excluded.${column}`);
 
+/**
+ * An entity whose version did not change (only its source watermark moved) keeps its feed
+ * position: consumers upsert by version, so re-sending it would be noise.
+ */
+const feedSeqUnlessSameVersion = (table: string) =>
+  sql.raw(`case when ${table}.body->'version' = excluded.body->'version' then ${table}.feed_seq else excluded.feed_seq end`);
+
 export async function writeChanges(tx: Tx, accountId: string, changes: BatchChanges, outbox: OutboxEvent[], now: string): Promise<void> {
   const feedCount = changes.orders.length + changes.returns.length;
   let seq = 0;
@@ -58,7 +65,7 @@ export async function writeChanges(tx: Tx, accountId: string, changes: BatchChan
       )
       .onConflictDoUpdate({
         target: [orders.accountId, orders.id],
-        set: { status: excluded("status"), source: excluded("source"), feedSeq: excluded("feed_seq"), updatedAt: excluded("updated_at"), body: excluded("body") },
+        set: { status: excluded("status"), source: excluded("source"), feedSeq: feedSeqUnlessSameVersion("orders"), updatedAt: excluded("updated_at"), body: excluded("body") },
       });
   }
   if (changes.returns.length > 0) {
@@ -78,7 +85,7 @@ export async function writeChanges(tx: Tx, accountId: string, changes: BatchChan
       )
       .onConflictDoUpdate({
         target: [returns.accountId, returns.id],
-        set: { status: excluded("status"), feedSeq: excluded("feed_seq"), updatedAt: excluded("updated_at"), body: excluded("body") },
+        set: { status: excluded("status"), feedSeq: feedSeqUnlessSameVersion("returns"), updatedAt: excluded("updated_at"), body: excluded("body") },
       });
   }
   if (changes.shipments.length > 0) {

@@ -14,8 +14,10 @@ export function createRateLimitStore(database: Database) {
   return {
     /** Counts one call against every scope, or against none if any scope is exhausted. */
     async take(accountId: string, scopes: { scope: string; limit: number }[], nowMs = Date.now()): Promise<RateDecision> {
-      const names = scopes.map((s) => s.scope);
-      const limits = scopes.map((s) => s.limit);
+      // One array literal per parameter: scope names are fixed identifiers and limits integers,
+      // and both drivers pass a literal through unchanged (drizzle would spread a JS array).
+      const names = `{${scopes.map((s) => s.scope).join(",")}}`;
+      const limits = `{${scopes.map((s) => Math.trunc(s.limit)).join(",")}}`;
       const [row] = await database.rows<{ allowed: boolean; lim: number; remaining: number; reset: string | number }>(
         sql`select * from oisr_rate_limit_take(${accountId}, ${names}::text[], ${limits}::int[], ${nowMs}::bigint)`,
       );

@@ -71,7 +71,7 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
       .where(
         and(
           eq(inventoryLevels.accountId, accountId),
-          sql`(${inventoryLevels.locationId}, ${inventoryLevels.sku}) in (select * from unnest(${chunk.map((k) => k.location_id)}::text[], ${chunk.map((k) => k.sku)}::text[]))`,
+          sql`(${inventoryLevels.locationId}, ${inventoryLevels.sku}) in (select k.location_id, k.sku from jsonb_to_recordset(${JSON.stringify(chunk)}::jsonb) as k(location_id text, sku text))`,
         ),
       );
     levels.push(...rows.map((r) => r.body as InventoryLevel));

@@ -1,0 +1,3363 @@
+// generated — do not edit. Source: spec/openapi.yaml. Re-make with `npm run generate`.
+
+export interface paths {
+    "/ingest/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest orders
+         * @description Creates or updates up to 1000 orders, each identified by its `external_id`. The call is
+         *     answered `202` as soon as the batch is validated and stored; the orders are applied
+         *     asynchronously, all or nothing. Poll the request in `Location` for the outcome.
+         *
+         *     Each order is its complete current state: lines and optional fields left out are removed
+         *     (a line that has been shipped cannot be removed or lowered below its shipped quantity).
+         *     `status` may be `open` (the default), `on_hold` or `cancelled`; `partially_shipped` and
+         *     `shipped` are derived from shipments, and an order with shipments cannot be cancelled.
+         *     An order whose `source_updated_at` is not newer than the stored one is `stale` and
+         *     changes nothing.
+         *
+         *     Rate-limit scope: `ingest`.
+         */
+        post: operations["ingestOrders"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ingest/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest inventory snapshots
+         * @description Records stock levels, as snapshots per location. A level is kept per
+         *     (`location_id`, `sku`) and is only replaced by a snapshot with a newer `as_of`; an older
+         *     or equal one is `stale`.
+         *
+         *     - `mode: partial` updates the SKUs it lists and leaves the others alone.
+         *     - `mode: full` is the complete stock of the location: SKUs of that location that the
+         *       snapshot does not list drop to zero as of `as_of`.
+         *
+         *     Up to 1000 snapshots per call, up to 10000 items per snapshot (and 5 MiB per body).
+         *     In the request's `result`, each snapshot is one item of type `inventory_snapshot` whose
+         *     `id` is the snapshot's `location_id`.
+         *
+         *     Rate-limit scopes: `ingest` and the stricter `ingest_inventory` (a call counts toward both).
+         */
+        post: operations["ingestInventory"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ingest/shipments": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest shipments
+         * @description Records up to 1000 shipments of order lines. `order_id` is the order's server id or its
+         *     `external_id`. Rules (a violation fails the request): the order exists and is not
+         *     cancelled, each `line_id` is a line of that order, and a line's shipped quantity never
+         *     exceeds its ordered quantity.
+         *
+         *     A shipment updates the lines' `quantity_shipped`, the order's status (`partially_shipped`
+         *     or `shipped`) and `version`, and moves the order to the head of the orders change feed.
+         *
+         *     Shipments are identified by `external_id`. Sending a shipment again with the same lines is
+         *     `unchanged`, or `updated` if only its carrier or tracking details differ; sending it with
+         *     different lines fails with `shipment_conflict`.
+         *
+         *     Rate-limit scope: `ingest`.
+         */
+        post: operations["ingestShipments"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ingest/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest returns
+         * @description Creates or updates up to 1000 returns, each identified by its `external_id` (the RMA
+         *     number). `order_id` is the order's server id or its `external_id`.
+         *
+         *     Rules (a violation fails the request): the order and each line exist, and across the
+         *     order's active returns (all but `rejected` and `cancelled`) a line's returned quantity
+         *     never exceeds its ordered quantity. `status` may be any state but `completed`, which only
+         *     dispositions reach. A new return may start in any of them; an update must follow the state
+         *     machine described at `ReturnStatus` (sending the same status is no transition). An item's
+         *     quantity cannot drop below what has already been dispositioned.
+         *
+         *     `sku` on items is optional and taken from the order line. A return whose
+         *     `source_updated_at` is not newer than the stored one is `stale`.
+         *
+         *     Every new version of a return emits a `return.created` or `return.updated` event (and
+         *     `return.cancelled` on entering `cancelled`).
+         *
+         *     Rate-limit scope: `ingest`.
+         */
+        post: operations["ingestReturns"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/ingest/returns/{return_id}/dispositions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The return's server id (`ret_...`), tried first, or its `external_id` (the RMA).
+                 * @example RMA-10042
+                 */
+                return_id: components["parameters"]["ReturnIdentifier"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Ingest dispositions for a return
+         * @description Records up to 1000 dispositions (what happens to returned units: restock, refurbish,
+         *     dispose, ...) for one return, named in the path by its server id or its RMA
+         *     (`external_id`). You may post dispositions right after submitting the return itself: the
+         *     return is looked up when the request is processed, after every earlier request of your
+         *     account.
+         *
+         *     Rules (a violation fails the request): the return exists and is not `rejected` or
+         *     `cancelled`, each `line_id` is an item of the return, and per line the dispositioned
+         *     quantity never exceeds the returned quantity. A disposition whose `external_id` was
+         *     already recorded for this return is `unchanged`.
+         *
+         *     The first disposition moves the return to `received`; when every item is fully
+         *     dispositioned the return becomes `completed`. Each disposition emits a
+         *     `return.disposition.created` event.
+         *
+         *     `404` is answered at once only when `return_id` has the form of a server id (`ret_` and a
+         *     ULID) and no stored return of your account has that id or that `external_id`; any other
+         *     unknown identifier fails the request later with `return_not_found`, because the return may
+         *     still be waiting in an earlier request.
+         *
+         *     Rate-limit scope: `ingest`.
+         */
+        post: operations["ingestDispositions"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List orders (change feed)
+         * @description Lists the account's orders as a change feed: ordered by a per-account change sequence,
+         *     oldest change first, each order once, at the position of its latest change and in its
+         *     latest state. An order moves to the end of the feed whenever it changes (an update, a
+         *     shipment, a return of its lines).
+         *
+         *     To poll incrementally, store `next_cursor` (present on every page, also the last and empty
+         *     ones) and call again with it: you get every order that changed since, and never miss a
+         *     change, also while writes commit concurrently. An order can come again after a later
+         *     change; upsert by `id` and keep the highest `version`.
+         *
+         *     The cursor carries the filters it was made with. Send the same filters with it (or none
+         *     of them); a cursor sent with different filters is `400` with code `invalid_cursor`.
+         *
+         *     Rate-limit scope: `orders_read`.
+         */
+        get: operations["listOrders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/orders/{identifier}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The order's server id (`ord_...`), tried first, or its `external_id`.
+                 * @example ord_01JP9YVEKTNDE3MZX9B154EWRG
+                 */
+                identifier: components["parameters"]["OrderIdentifier"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an order
+         * @description Returns one order, named by its server id (`ord_...`) or its `external_id`; the server id
+         *     is tried first. An order that does not exist, or belongs to another account, is `404`.
+         *
+         *     Rate-limit scope: `orders_read`.
+         */
+        get: operations["getOrder"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/returns": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List returns (change feed)
+         * @description Lists the account's returns as a change feed, with the same semantics as `GET /orders`:
+         *     ordered by a per-account change sequence, each return once, at the position of its latest
+         *     change (an update, a disposition) and in its latest state. Store `next_cursor` and call
+         *     again to get everything that changed since; upsert by `id` and keep the highest `version`.
+         *
+         *     `order_id` takes the order's server id or its `external_id`. The cursor carries the filters
+         *     it was made with; a cursor sent with different filters is `400` (`invalid_cursor`).
+         *
+         *     Rate-limit scope: `returns_read`.
+         */
+        get: operations["listReturns"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/returns/{return_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The return's server id (`ret_...`), tried first, or its `external_id` (the RMA).
+                 * @example RMA-10042
+                 */
+                return_id: components["parameters"]["ReturnIdentifier"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a return
+         * @description Returns one return with its items and dispositions, named by its server id (`ret_...`) or
+         *     its `external_id` (the RMA); the server id is tried first. A return that does not exist, or
+         *     belongs to another account, is `404`.
+         *
+         *     Rate-limit scope: `returns_read`.
+         */
+        get: operations["getReturn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List ingest requests
+         * @description Lists the account's ingest requests, newest first (by `accepted_at`). Records are kept for
+         *     30 days by default. The cursor carries the filters it was made with; a cursor sent with
+         *     different filters is `400` (`invalid_cursor`).
+         *
+         *     Rate-limit scope: `requests_read`.
+         */
+        get: operations["listRequests"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests/{request_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `request_id` of the `202` answer (a UUID).
+                 * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+                 */
+                request_id: components["parameters"]["RequestIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an ingest request
+         * @description Returns the processing record of one ingest call: poll it (the `202` answer's `Location`,
+         *     with `Retry-After` as a hint) until `status` is `succeeded`, `failed` or `dead`.
+         *
+         *     - `pending`: accepted, waiting for its turn (requests of one account are applied in the
+         *       order they were accepted).
+         *     - `processing`: a worker is applying it; retries after transient errors stay in this
+         *       state, and `attempts` counts them.
+         *     - `succeeded`: everything was applied; `result` has one item per submitted item.
+         *     - `failed`: business rules rejected it and nothing was applied; `errors` lists every
+         *       offending item with a JSON Pointer into the submitted body. Sending the same body again
+         *       fails again: fix the data first.
+         *     - `dead`: it could not be processed on any attempt; nothing was applied; `error` says
+         *       so. Submitting the same body again is safe.
+         *
+         *     Records are kept for 30 days by default, then this is `404`.
+         *
+         *     Rate-limit scope: `requests_read`.
+         */
+        get: operations["getRequest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/inventory": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List inventory levels
+         * @description Lists the account's current stock levels, one per (`location_id`, `sku`), ordered by
+         *     `location_id`, then `sku`. Filter by location, by SKU or both (exact matches). The cursor
+         *     carries the filters it was made with; a cursor sent with different filters is `400`
+         *     (`invalid_cursor`).
+         *
+         *     Rate-limit scope: `returns_read` (shared with `GET /returns*`).
+         */
+        get: operations["listInventory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List webhook subscriptions
+         * @description Lists the account's webhook subscriptions, newest first. Secrets are never listed.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        get: operations["listWebhookSubscriptions"];
+        put?: never;
+        /**
+         * Create a webhook subscription
+         * @description Subscribes an endpoint to return events. The answer carries the signing `secret`
+         *     (`whsec_...`): store it now, it is shown again only when rotated.
+         *
+         *     The URL must use `https` and must not resolve to a private, loopback or link-local
+         *     address; otherwise the call is `400` (`validation_failed`, with an error of code
+         *     `url_not_allowed` at `/url`). Deployments started with
+         *     `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS=1` (development and tests) accept such addresses and
+         *     plain `http`.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        post: operations["createWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_subscriptions/{subscription_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a webhook subscription
+         * @description Returns one subscription (without its secret).
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        get: operations["getWebhookSubscription"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription
+         * @description Deletes a subscription. Attempts not yet made are dropped; nothing more is sent to its URL.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        delete: operations["deleteWebhookSubscription"];
+        options?: never;
+        head?: never;
+        /**
+         * Update a webhook subscription
+         * @description Changes the URL, the events, the description or the status of a subscription; fields
+         *     left out keep their value, and `description: null` clears the description. Set
+         *     `status: enabled` to resume a subscription that was disabled (by you, or because its
+         *     endpoint answered `410`); events that occurred while it was disabled are not delivered.
+         *     The same URL rules as on creation apply.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        patch: operations["updateWebhookSubscription"];
+        trace?: never;
+    };
+    "/webhook_subscriptions/{subscription_id}/rotate_secret": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate the signing secret
+         * @description Replaces the subscription's signing secret and returns the new one. For the next 24 hours
+         *     every delivery carries two signatures in `webhook-signature`, one made with the new secret
+         *     and one with the old, separated by a space, so you can switch your verifier without
+         *     losing events. Takes no request body.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_subscriptions/{subscription_id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a test event
+         * @description Queues a `webhook.test` event for this subscription, whatever its `events` and its
+         *     `status`, and answers at once with the scheduled delivery attempt. It is signed and retried
+         *     like any other event; follow it with `GET /webhook_subscriptions/{subscription_id}/deliveries`.
+         *     Takes no request body.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        post: operations["testWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_subscriptions/{subscription_id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List recent delivery attempts
+         * @description Lists the subscription's recent delivery attempts, newest first, one record per attempt:
+         *     `pending` (scheduled, not made yet), `succeeded` (your endpoint answered `2xx`) or
+         *     `failed` (any other status, a timeout or a connection error). A failed attempt shows
+         *     when the next one is due in `next_attempt_at`, or `null` when there is none (the retry
+         *     schedule is exhausted, the endpoint answered `410`, or the subscription was disabled).
+         *     Attempts are kept for 30 days by default.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/openapi.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Get this API document
+         * @description Returns this OpenAPI document as JSON. No authentication and no rate limit.
+         */
+        get: operations["getOpenApiDocument"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Liveness
+         * @description Answers `200` while the process is alive, without touching the database. Use it as a
+         *     liveness probe. No authentication and no rate limit.
+         */
+        get: operations["getHealth"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Readiness
+         * @description Answers `200` when the database is reachable and fully migrated, else `503`. Use it as a
+         *     readiness probe. No authentication and no rate limit.
+         */
+        get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface webhooks {
+    "return.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * return.created
+         * @description Sent when a return is created (its first version). `data.object` is the return at that
+         *     version. Acknowledge with any `2xx` within a few seconds and do the work asynchronously.
+         */
+        post: operations["onReturnCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * return.updated
+         * @description Sent for every new version of a return after the first: a status change, changed items or
+         *     tracking, and each change made by dispositions. `data.object` is the return at that
+         *     version; compare `version` with what you stored, since deliveries are not ordered.
+         */
+        post: operations["onReturnUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.disposition.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * return.disposition.created
+         * @description Sent for each disposition recorded for a return. `data.object` is the return at the
+         *     version that added the disposition; the disposition is the one in `data.object.dispositions`
+         *     created last.
+         */
+        post: operations["onReturnDispositionCreated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.completed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * return.completed
+         * @description Sent when a return enters `completed` (every item fully dispositioned), in addition to the
+         *     `return.updated` of the same version. `data.object` is the return at that version.
+         */
+        post: operations["onReturnCompleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "return.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * return.cancelled
+         * @description Sent when a return enters `cancelled`, in addition to the `return.updated` of the same
+         *     version. Its quantities no longer count toward the order's `quantity_returned`.
+         *     `data.object` is the return at that version.
+         */
+        post: operations["onReturnCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * webhook.test
+         * @description Sent by `POST /webhook_subscriptions/{subscription_id}/test`, whatever the subscription's
+         *     `events`. Signed and retried like every other event; use it to check your endpoint and
+         *     your signature verification.
+         */
+        post: operations["onWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
+export interface components {
+    schemas: {
+        /**
+         * @description A decimal amount as a string, up to 15 integer digits and 4 decimals, in the order's `currency`.
+         * @example 19.99
+         */
+        Money: string;
+        /**
+         * @description ISO 4217 currency code, upper case.
+         * @example USD
+         */
+        Currency: string;
+        /**
+         * @description Your own string key-value pairs, returned as sent. At most 50 keys of up to 40 characters, values of up to 500 characters.
+         * @example {
+         *       "shopify_channel": "online_store"
+         *     }
+         */
+        Metadata: {
+            [key: string]: string;
+        };
+        /**
+         * @description Your identifier for the resource, unique per account and resource type (1-128 characters).
+         * @example 5123456789012
+         */
+        ExternalId: string;
+        /**
+         * @description W3C trace id, 32 lowercase hex digits.
+         * @example 5e05a0f9b6eac538ba9702f9c2a31970
+         */
+        TraceId: string;
+        /**
+         * Format: uuid
+         * @description Id of an ingest request (a UUID, version 7).
+         * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+         */
+        RequestId: string;
+        /**
+         * @description Server id of an order.
+         * @example ord_01JP9YVEKTNDE3MZX9B154EWRG
+         */
+        OrderId: string;
+        /**
+         * @description Server id of a shipment.
+         * @example shp_01JPD1ZMTYV5XGDN9VT84TDXG9
+         */
+        ShipmentId: string;
+        /**
+         * @description Server id of a return.
+         * @example ret_01JPSG5BNAPHTDHY3NB7Z638J1
+         */
+        ReturnId: string;
+        /**
+         * @description Server id of a disposition.
+         * @example dsp_01JQC39W88837RWRG5BJV27V5C
+         */
+        DispositionId: string;
+        /**
+         * @description Server id of a webhook subscription.
+         * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+         */
+        WebhookSubscriptionId: string;
+        /**
+         * @description Id of an event; the `webhook-id` of its deliveries.
+         * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+         */
+        EventId: string;
+        /**
+         * @description Server id of a webhook delivery attempt.
+         * @example whd_01JPSG5BNA823QRHXQJF5YY1V2
+         */
+        WebhookDeliveryId: string;
+        /**
+         * @description Version of the resource, 1 on creation and higher after every change. Consumers of change
+         *     feeds and webhooks keep the highest version they have seen.
+         * @example 3
+         */
+        Version: number;
+        /**
+         * Format: date-time
+         * @description When OISR created the resource.
+         * @example 2025-03-14T09:13:05.402Z
+         */
+        CreatedAt: string;
+        /**
+         * Format: date-time
+         * @description When OISR last changed the resource.
+         * @example 2025-03-20T10:04:12.330Z
+         */
+        UpdatedAt: string;
+        /** @description A postal address. Returned exactly as sent. */
+        Address: {
+            name: string;
+            company?: string;
+            line1: string;
+            line2?: string;
+            city: string;
+            /** @description State, province or region. */
+            region?: string;
+            postal_code?: string;
+            /** @description ISO 3166-1 alpha-2 country code, upper case. */
+            country: string;
+            phone?: string;
+            /** Format: email */
+            email?: string;
+        };
+        /** @description The buyer. Every field is optional. Returned exactly as sent. */
+        Customer: {
+            name?: string;
+            /** Format: email */
+            email?: string;
+            phone?: string;
+        };
+        /** @description Order totals in the order's currency, as computed by your system (OISR does not recompute them). */
+        OrderTotals: {
+            subtotal: components["schemas"]["Money"];
+            discount: components["schemas"]["Money"];
+            tax: components["schemas"]["Money"];
+            shipping: components["schemas"]["Money"];
+            total: components["schemas"]["Money"];
+        };
+        /** @description The return shipment's carrier and tracking number. Returned exactly as sent. */
+        ReturnTracking: {
+            carrier: string;
+            tracking_number: string;
+        };
+        /**
+         * @description The status you set: `open` (the default), `on_hold` or `cancelled`. An order with shipments
+         *     cannot be cancelled.
+         * @enum {string}
+         */
+        OrderInputStatus: "open" | "on_hold" | "cancelled";
+        /**
+         * @description - `cancelled`: you cancelled it.
+         *     - `on_hold`: you hold it (shown even when partly shipped: a hold matters more to a
+         *       warehouse than partial progress).
+         *     - `shipped`: every line is fully shipped.
+         *     - `partially_shipped`: some quantity is shipped.
+         *     - `open`: nothing shipped yet.
+         *
+         *     `open`, `on_hold` and `cancelled` come from your input; `partially_shipped` and `shipped`
+         *     are derived from shipments, in that order of precedence.
+         * @enum {string}
+         */
+        OrderStatus: "open" | "on_hold" | "partially_shipped" | "shipped" | "cancelled";
+        OrderLineInput: {
+            /** @description Your id of the line, unique within the order. Shipments and returns refer to it. */
+            line_id: string;
+            sku: string;
+            /** @description Product name as shown to the buyer. */
+            name?: string;
+            /** @description Ordered quantity. Cannot drop below the quantity already shipped. */
+            quantity: number;
+            unit_price: components["schemas"]["Money"];
+        };
+        /**
+         * @description The complete current state of an order, upserted by `external_id`. Optional fields left out
+         *     are cleared on update. Server-owned fields (`id`, `version`, derived quantities, `shipments`,
+         *     timestamps) are not accepted.
+         */
+        OrderInput: {
+            external_id: components["schemas"]["ExternalId"];
+            /** @description The number shown to the buyer, e.g. `#1042`. */
+            order_number?: string;
+            /** @description The sales channel or system the order comes from, e.g. `shopify` or `pos-12`. */
+            source: string;
+            /** @default open */
+            status: components["schemas"]["OrderInputStatus"];
+            currency: components["schemas"]["Currency"];
+            /**
+             * Format: date-time
+             * @description When the buyer placed the order.
+             */
+            placed_at: string;
+            customer?: components["schemas"]["Customer"];
+            ship_to: components["schemas"]["Address"];
+            bill_to?: components["schemas"]["Address"];
+            shipping_method?: string;
+            /** @description 1-500 lines. A shipped line cannot be removed. */
+            lines: components["schemas"]["OrderLineInput"][];
+            totals?: components["schemas"]["OrderTotals"];
+            metadata?: components["schemas"]["Metadata"];
+            /**
+             * Format: date-time
+             * @description When the order last changed in your system. An update that is not newer than the stored
+             *     value changes nothing (outcome `stale`).
+             */
+            source_updated_at: string;
+        };
+        OrderLine: {
+            /** @description Your id of the line, unique within the order. */
+            line_id: string;
+            sku: string;
+            name: string | null;
+            /** @description Ordered quantity. */
+            quantity: number;
+            unit_price: components["schemas"]["Money"];
+            /** @description Sum of this line over the order's shipments. */
+            readonly quantity_shipped: number;
+            /** @description Sum of this line over the order's active returns (all but `rejected` and `cancelled`). */
+            readonly quantity_returned: number;
+        };
+        OrderShipmentLine: {
+            line_id: string;
+            quantity: number;
+        };
+        /** @description A shipment of the order, as ingested through `POST /ingest/shipments`. */
+        OrderShipment: {
+            id: components["schemas"]["ShipmentId"];
+            external_id: string;
+            carrier: string;
+            service: string | null;
+            tracking_number: string | null;
+            /** Format: uri */
+            tracking_url: string | null;
+            /** Format: date-time */
+            shipped_at: string;
+            /** @description The location the shipment left from. */
+            location_id: string | null;
+            lines: components["schemas"]["OrderShipmentLine"][];
+            created_at: components["schemas"]["CreatedAt"];
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        /**
+         * @description An order as stored. Every field is present; optional fields without a value are `null`
+         *     (`metadata` is `{}`).
+         */
+        Order: {
+            id: components["schemas"]["OrderId"];
+            external_id: string;
+            order_number: string | null;
+            source: string;
+            status: components["schemas"]["OrderStatus"];
+            currency: components["schemas"]["Currency"];
+            /** Format: date-time */
+            placed_at: string;
+            customer: components["schemas"]["Customer"] | null;
+            ship_to: components["schemas"]["Address"];
+            bill_to: components["schemas"]["Address"] | null;
+            shipping_method: string | null;
+            lines: components["schemas"]["OrderLine"][];
+            totals: components["schemas"]["OrderTotals"] | null;
+            metadata: components["schemas"]["Metadata"];
+            /** Format: date-time */
+            source_updated_at: string;
+            /** @description The order's shipments, oldest first; empty when nothing has shipped. */
+            readonly shipments: components["schemas"]["OrderShipment"][];
+            version: components["schemas"]["Version"];
+            created_at: components["schemas"]["CreatedAt"];
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        OrdersIngestBody: {
+            /** @description 1-1000 orders, applied in this order. */
+            orders: components["schemas"]["OrderInput"][];
+        };
+        OrderPage: {
+            data: components["schemas"]["Order"][];
+            /** @description Cursor for the next page, present on every page (also the last and empty ones). Store it to poll for later changes. */
+            next_cursor: string;
+            /** @description Whether more items are available right now. */
+            has_more: boolean;
+        };
+        InventoryItemInput: {
+            sku: string;
+            /** @description Units physically at the location. */
+            on_hand: number;
+            /** @description Units that can be sold. */
+            available: number;
+            /** @description Units held for orders, if your system reports it. */
+            reserved?: number;
+        };
+        InventorySnapshotInput: {
+            /** @description Your id of the location (warehouse, store). */
+            location_id: string;
+            /**
+             * Format: date-time
+             * @description When the counts were true. A level is only replaced by a newer `as_of`.
+             */
+            as_of: string;
+            /**
+             * @description `partial` updates the listed SKUs only; `full` is the location's complete stock, and
+             *     SKUs of the location that it does not list drop to zero as of `as_of`.
+             * @enum {string}
+             */
+            mode: "partial" | "full";
+            items: components["schemas"]["InventoryItemInput"][];
+        };
+        InventoryIngestBody: {
+            /** @description 1-1000 snapshots, applied in this order. */
+            snapshots: components["schemas"]["InventorySnapshotInput"][];
+        };
+        /** @description The stock of one SKU at one location, from the newest snapshot that covered it. */
+        InventoryLevel: {
+            location_id: string;
+            sku: string;
+            on_hand: number;
+            available: number;
+            /** @description `null` when the snapshot did not report it; `0` when a full snapshot dropped the SKU to zero. */
+            reserved: number | null;
+            /**
+             * Format: date-time
+             * @description The `as_of` of the snapshot these numbers come from.
+             */
+            as_of: string;
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        InventoryPage: {
+            data: components["schemas"]["InventoryLevel"][];
+            /** @description Cursor for the next page, present on every page. */
+            next_cursor: string;
+            /** @description Whether more items are available right now. */
+            has_more: boolean;
+        };
+        ShipmentLineInput: {
+            /** @description The order line shipped. */
+            line_id: string;
+            quantity: number;
+        };
+        /** @description A shipment of order lines, identified by `external_id`. */
+        ShipmentInput: {
+            external_id: components["schemas"]["ExternalId"];
+            /** @description The order's server id or its `external_id`. */
+            order_id: string;
+            carrier: string;
+            service?: string;
+            tracking_number?: string;
+            /** Format: uri */
+            tracking_url?: string;
+            /** Format: date-time */
+            shipped_at: string;
+            /** @description The location the shipment left from. */
+            location_id?: string;
+            /** @description 1-500 lines; at most one entry per `line_id`. */
+            lines: components["schemas"]["ShipmentLineInput"][];
+        };
+        ShipmentsIngestBody: {
+            /** @description 1-1000 shipments, applied in this order. */
+            shipments: components["schemas"]["ShipmentInput"][];
+        };
+        /**
+         * @description Why the item is returned.
+         * @enum {string}
+         */
+        ReasonCode: "damaged" | "defective" | "wrong_item" | "not_as_described" | "no_longer_needed" | "size_or_fit" | "other";
+        /**
+         * @description State machine of a return:
+         *
+         *     ```
+         *     requested  -> approved | rejected | cancelled
+         *     approved   -> in_transit | received | cancelled
+         *     in_transit -> received
+         *     received   -> completed
+         *     completed, rejected, cancelled: final
+         *     ```
+         *
+         *     You may create a return in any state but `completed`; updates must follow the arrows
+         *     (sending the current status again is no transition). The first disposition moves a return
+         *     that is not yet `received` to `received`; when every item is fully dispositioned it
+         *     becomes `completed`. Only `rejected` and `cancelled` returns are inactive: their
+         *     quantities do not count toward the order's `quantity_returned`.
+         * @enum {string}
+         */
+        ReturnStatus: "requested" | "approved" | "rejected" | "cancelled" | "in_transit" | "received" | "completed";
+        /**
+         * @description Any `ReturnStatus` but `completed`, which only dispositions reach. Left out, a new return
+         *     is `requested` and an existing return keeps its status.
+         * @enum {string}
+         */
+        ReturnInputStatus: "requested" | "approved" | "rejected" | "cancelled" | "in_transit" | "received";
+        ReturnItemInput: {
+            /** @description The order line returned; at most one item per line. */
+            line_id: string;
+            /** @description Optional; taken from the order line when left out. */
+            sku?: string;
+            /**
+             * @description Units returned. Across the order's active returns a line's returned quantity never
+             *     exceeds its ordered quantity, and an item cannot drop below what is already
+             *     dispositioned.
+             */
+            quantity: number;
+            reason_code: components["schemas"]["ReasonCode"];
+            note?: string;
+        };
+        /**
+         * @description The complete current state of a return (RMA), upserted by `external_id`. Optional fields
+         *     left out are cleared on update, except `status` (see `ReturnInputStatus`).
+         */
+        ReturnInput: {
+            external_id: components["schemas"]["ExternalId"];
+            /** @description The order's server id or its `external_id`. */
+            order_id: string;
+            status?: components["schemas"]["ReturnInputStatus"];
+            /** @description Free-text reason for the whole return. */
+            reason?: string;
+            customer_note?: string;
+            /** @description 1-500 items. */
+            items: components["schemas"]["ReturnItemInput"][];
+            tracking?: components["schemas"]["ReturnTracking"];
+            /**
+             * Format: date-time
+             * @description When the customer asked for the return.
+             */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description When the goods arrived back, if your system knows.
+             */
+            received_at?: string;
+            /**
+             * Format: date-time
+             * @description When the return last changed in your system. An update that is not newer than the
+             *     stored value changes nothing (outcome `stale`).
+             */
+            source_updated_at: string;
+        };
+        ReturnItem: {
+            line_id: string;
+            sku: string;
+            quantity: number;
+            reason_code: components["schemas"]["ReasonCode"];
+            note: string | null;
+            /** @description Sum of this line over the return's dispositions. */
+            readonly quantity_dispositioned: number;
+        };
+        /**
+         * @description A return as stored, with its dispositions. Every field is present; optional fields without
+         *     a value are `null`.
+         */
+        Return: {
+            id: components["schemas"]["ReturnId"];
+            /** @description Your RMA number. */
+            external_id: string;
+            order_id: components["schemas"]["OrderId"];
+            /** @description The order's `external_id`. */
+            readonly order_external_id: string;
+            status: components["schemas"]["ReturnStatus"];
+            reason: string | null;
+            customer_note: string | null;
+            items: components["schemas"]["ReturnItem"][];
+            tracking: components["schemas"]["ReturnTracking"] | null;
+            /** Format: date-time */
+            requested_at: string;
+            /**
+             * Format: date-time
+             * @description As you sent it; when the first disposition moves the return to `received` and you sent
+             *     none, the `decided_at` of that disposition.
+             */
+            received_at: string | null;
+            /**
+             * Format: date-time
+             * @description The `decided_at` of the disposition that completed the return; `null` until then.
+             */
+            readonly completed_at: string | null;
+            /** @description The return's dispositions, in the order they were recorded. */
+            readonly dispositions: components["schemas"]["Disposition"][];
+            /** Format: date-time */
+            source_updated_at: string;
+            version: components["schemas"]["Version"];
+            created_at: components["schemas"]["CreatedAt"];
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        ReturnsIngestBody: {
+            /** @description 1-1000 returns, applied in this order. */
+            returns: components["schemas"]["ReturnInput"][];
+        };
+        ReturnPage: {
+            data: components["schemas"]["Return"][];
+            /** @description Cursor for the next page, present on every page (also the last and empty ones). Store it to poll for later changes. */
+            next_cursor: string;
+            /** @description Whether more items are available right now. */
+            has_more: boolean;
+        };
+        /**
+         * @description What happens to the returned units.
+         * @enum {string}
+         */
+        DispositionOutcome: "restock" | "refurbish" | "quarantine" | "return_to_vendor" | "donate" | "recycle" | "dispose" | "missing";
+        /**
+         * @description The condition the units were found in.
+         * @enum {string}
+         */
+        ItemCondition: "new" | "like_new" | "used" | "damaged" | "unsellable";
+        DispositionInput: {
+            /**
+             * @description Your id of the disposition, unique within the return. A disposition whose `external_id`
+             *     is already recorded is `unchanged`; without one, every submission records a new
+             *     disposition.
+             */
+            external_id?: string;
+            /** @description The return item's `line_id`. */
+            line_id: string;
+            /** @description Units decided. Per line, dispositioned never exceeds returned. */
+            quantity: number;
+            outcome: components["schemas"]["DispositionOutcome"];
+            condition?: components["schemas"]["ItemCondition"];
+            /** @description Where the units were inspected or put away. */
+            location_id?: string;
+            /** Format: date-time */
+            decided_at: string;
+            note?: string;
+        };
+        Disposition: {
+            id: components["schemas"]["DispositionId"];
+            return_id: components["schemas"]["ReturnId"];
+            external_id: string | null;
+            line_id: string;
+            quantity: number;
+            outcome: components["schemas"]["DispositionOutcome"];
+            condition: components["schemas"]["ItemCondition"] | null;
+            location_id: string | null;
+            /** Format: date-time */
+            decided_at: string;
+            note: string | null;
+            created_at: components["schemas"]["CreatedAt"];
+        };
+        DispositionsIngestBody: {
+            /** @description 1-1000 dispositions, applied in this order. */
+            dispositions: components["schemas"]["DispositionInput"][];
+        };
+        /**
+         * @description The acknowledgment of an ingest call. An idempotent replay answers the original body
+         *     unchanged (same `request_id` and `trace_id`), while its `X-Trace-Id` header is the
+         *     replay's own.
+         */
+        IngestAccepted: {
+            /** @description A human-readable summary. */
+            message: string;
+            request_id: components["schemas"]["RequestId"];
+            trace_id: components["schemas"]["TraceId"];
+        };
+        /**
+         * @description The ingest endpoint the request was made to.
+         * @enum {string}
+         */
+        RequestKind: "orders" | "inventory" | "shipments" | "returns" | "dispositions";
+        /**
+         * @description `pending` -> `processing` -> `succeeded` | `failed` | `dead`. Retries after transient
+         *     errors stay in `processing`. `succeeded`, `failed` and `dead` are final.
+         * @enum {string}
+         */
+        RequestStatus: "pending" | "processing" | "succeeded" | "failed" | "dead";
+        /** @description What happened to one submitted item. */
+        RequestResultItem: {
+            /** @description Position of the item in the submitted array. */
+            index: number;
+            /**
+             * @description The kind of resource; for `inventory_snapshot`, `id` is the snapshot's `location_id`.
+             * @enum {string}
+             */
+            type: "order" | "inventory_snapshot" | "shipment" | "return" | "disposition";
+            /** @description The server id of the resource (`ord_...`, `shp_...`, `ret_...`, `dsp_...`), or the `location_id` of an inventory snapshot. */
+            id: string;
+            /**
+             * @description - `created`: a new resource.
+             *     - `updated`: an existing resource changed (a new `version`).
+             *     - `unchanged`: the item equals what is stored.
+             *     - `stale`: `source_updated_at` (or `as_of`) is not newer than the stored one; nothing changed.
+             * @enum {string}
+             */
+            outcome: "created" | "updated" | "unchanged" | "stale";
+        };
+        /** @description The outcome of a succeeded request; the four counts add up to `item_count`. */
+        RequestResult: {
+            created: number;
+            updated: number;
+            unchanged: number;
+            stale: number;
+            /** @description One entry per submitted item, in submission order. */
+            items: components["schemas"]["RequestResultItem"][];
+        };
+        /**
+         * @description | code | meaning |
+         *     |---|---|
+         *     | `order_not_found` | no order with that id or `external_id` |
+         *     | `order_cancelled` | the order is cancelled |
+         *     | `order_has_shipments` | an order with shipments cannot be cancelled |
+         *     | `line_not_found` | the order has no line with that `line_id` |
+         *     | `duplicate_line_id` | the same `line_id` appears twice in one order, shipment or return |
+         *     | `line_below_shipped` | a line's quantity would drop below its shipped quantity |
+         *     | `line_removal_forbidden` | a shipped line would be removed |
+         *     | `quantity_exceeds_ordered` | a shipment would ship more than was ordered |
+         *     | `shipment_conflict` | a shipment with this `external_id` exists with other lines |
+         *     | `return_not_found` | no return with that id or `external_id` |
+         *     | `return_closed` | the return is `rejected` or `cancelled` |
+         *     | `return_quantity_exceeded` | active returns would exceed the ordered quantity of a line |
+         *     | `invalid_status_transition` | the status change is not allowed by the state machine |
+         *     | `line_not_in_return` | the return has no item with that `line_id` |
+         *     | `disposition_quantity_exceeded` | dispositions would exceed the returned quantity of a line |
+         *     | `item_below_dispositioned` | a return item's quantity would drop below what is dispositioned |
+         *     | `currency_mismatch` | the currency differs from the stored order's |
+         * @enum {string}
+         */
+        ItemErrorCode: "order_not_found" | "order_cancelled" | "order_has_shipments" | "line_not_found" | "duplicate_line_id" | "line_below_shipped" | "line_removal_forbidden" | "quantity_exceeds_ordered" | "shipment_conflict" | "return_not_found" | "return_closed" | "return_quantity_exceeded" | "invalid_status_transition" | "line_not_in_return" | "disposition_quantity_exceeded" | "item_below_dispositioned" | "currency_mismatch";
+        /** @description A business rule that an item of a `failed` request breaks. */
+        ItemError: {
+            /**
+             * @description JSON Pointer (RFC 6901) into the submitted body, to the offending value, e.g.
+             *     `/returns/3/items/0/quantity`. For dispositions, an error about the return named in the
+             *     path (`return_not_found`, `return_closed`) has the empty pointer `""` (the whole body).
+             */
+            pointer: string;
+            code: components["schemas"]["ItemErrorCode"];
+            /** @description A human-readable explanation. */
+            message: string;
+        };
+        /** @description Why a `dead` request could not be processed. No internals are exposed; the `trace_id` leads to the logs. */
+        DeadError: {
+            /** @enum {string} */
+            code: "processing_failed";
+            message: string;
+        };
+        /** @description The processing record of one ingest call. */
+        RequestRecord: {
+            request_id: components["schemas"]["RequestId"];
+            kind: components["schemas"]["RequestKind"];
+            status: components["schemas"]["RequestStatus"];
+            trace_id: components["schemas"]["TraceId"];
+            /** @description The `Idempotency-Key` sent with the call, if any. */
+            idempotency_key: string | null;
+            /** @description Items in the submitted batch (orders, snapshots, shipments, returns or dispositions). */
+            item_count: number;
+            /**
+             * Format: date-time
+             * @description When the call was answered `202`.
+             */
+            accepted_at: string;
+            /**
+             * Format: date-time
+             * @description When processing first started; `null` while `pending`.
+             */
+            started_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the request reached a final status; `null` before.
+             */
+            completed_at: string | null;
+            /** @description Processing attempts so far. */
+            attempts: number;
+            /** @description On `succeeded`, what happened to each item; `null` otherwise. */
+            result: components["schemas"]["RequestResult"] | null;
+            /** @description On `failed`, every offending item (at least one); empty otherwise. */
+            errors: components["schemas"]["ItemError"][];
+            /** @description On `dead`, the reason; `null` otherwise. */
+            error: components["schemas"]["DeadError"] | null;
+        };
+        RequestPage: {
+            data: components["schemas"]["RequestRecord"][];
+            /** @description Cursor for the next page, present on every page. */
+            next_cursor: string;
+            /** @description Whether more items are available right now. */
+            has_more: boolean;
+        };
+        /**
+         * @description Stable machine-readable error code; see the Errors section of the introduction.
+         * @enum {string}
+         */
+        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        /** @description One way in which a request does not match this document. */
+        FieldError: {
+            /**
+             * @description JSON Pointer (RFC 6901) into the request body, e.g. `/orders/0/lines/1/quantity`; for a
+             *     parameter, `/query/{name}`, `/path/{name}` or `/header/{name}` (no request body has a
+             *     top-level member of those names).
+             */
+            pointer: string;
+            /**
+             * @description The JSON Schema keyword that failed, e.g. `required`, `type`, `enum`, `pattern`,
+             *     `format`, `minimum`, `maxLength`, `minItems`, `maxItems`, `additionalProperties`; or
+             *     `url_not_allowed` for a webhook URL that is not https or resolves to a private address.
+             */
+            code: string;
+            message: string;
+        };
+        /**
+         * @description An RFC 9457 problem. `type` is `https://oisr.dev/problems/{code}`, `title` a fixed phrase
+         *     per code, `detail` the specifics of this occurrence. No stack traces or internals.
+         */
+        Problem: {
+            /** Format: uri */
+            type: string;
+            title: string;
+            status: number;
+            detail: string;
+            trace_id: components["schemas"]["TraceId"];
+            code: components["schemas"]["ProblemCode"];
+            /** @description For `validation_failed`, one entry per problem (at least one). */
+            errors?: components["schemas"]["FieldError"][];
+        };
+        /**
+         * @description - `return.created`: a return's first version.
+         *     - `return.updated`: every later version of a return.
+         *     - `return.disposition.created`: a disposition was recorded.
+         *     - `return.completed`: a return entered `completed`.
+         *     - `return.cancelled`: a return entered `cancelled`.
+         * @enum {string}
+         */
+        WebhookEventType: "return.created" | "return.updated" | "return.disposition.created" | "return.completed" | "return.cancelled";
+        /**
+         * @description `disabled` subscriptions receive nothing (test events excepted). A `410` answer from the endpoint disables the subscription.
+         * @enum {string}
+         */
+        WebhookSubscriptionStatus: "enabled" | "disabled";
+        /**
+         * Format: uri
+         * @description The endpoint. `https` only, and it must not resolve to a private, loopback or link-local
+         *     address (unless the deployment allows private networks, for development and tests).
+         * @example https://ops.acme-outfitters.com/webhooks/oisr
+         */
+        WebhookUrl: string;
+        /** @description The event types to deliver (at least one, no duplicates). */
+        WebhookEvents: components["schemas"]["WebhookEventType"][];
+        /**
+         * @description The signing secret: `whsec_` and a base64 key. Shown only when the subscription is created
+         *     and when the secret is rotated.
+         * @example whsec_1FoMg02uxWdtssJ41OuEVKxJRZFBLqqX
+         */
+        WebhookSecret: string;
+        WebhookSubscription: {
+            id: components["schemas"]["WebhookSubscriptionId"];
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            description: string | null;
+            status: components["schemas"]["WebhookSubscriptionStatus"];
+            created_at: components["schemas"]["CreatedAt"];
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        /** @description A subscription with its signing secret, answered only on creation and on rotation. */
+        WebhookSubscriptionWithSecret: {
+            id: components["schemas"]["WebhookSubscriptionId"];
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            description: string | null;
+            status: components["schemas"]["WebhookSubscriptionStatus"];
+            secret: components["schemas"]["WebhookSecret"];
+            created_at: components["schemas"]["CreatedAt"];
+            updated_at: components["schemas"]["UpdatedAt"];
+        };
+        /** @description A new subscription; it starts `enabled`. */
+        WebhookSubscriptionCreate: {
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            description?: string;
+        };
+        /** @description The fields to change (at least one); fields left out keep their value. */
+        WebhookSubscriptionUpdate: {
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookEvents"];
+            /** @description `null` clears it. */
+            description?: string | null;
+            status?: components["schemas"]["WebhookSubscriptionStatus"];
+        };
+        WebhookSubscriptionPage: {
+            data: components["schemas"]["WebhookSubscription"][];
+            /** @description Cursor for the next page, present on every page. */
+            next_cursor: string;
+            /** @description Whether more items are available right now. */
+            has_more: boolean;
+        };
+        /** @description One delivery attempt of one event to one subscription. */
+        WebhookDelivery: {
+            id: components["schemas"]["WebhookDeliveryId"];
+            event_id: components["schemas"]["EventId"];
+            /**
+             * @description A `WebhookEventType`, or `webhook.test`.
+             * @enum {string}
+             */
+            event_type: "return.created" | "return.updated" | "return.disposition.created" | "return.completed" | "return.cancelled" | "webhook.test";
+            /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+            attempt: number;
+            /**
+             * @description `pending`: scheduled, not made yet. `succeeded`: answered `2xx`. `failed`: any other answer, a timeout or a connection error.
+             * @enum {string}
+             */
+            status: "pending" | "succeeded" | "failed";
+            /** @description The HTTP status your endpoint answered; `null` while pending or when no answer came. */
+            response_status: number | null;
+            /** @description Why the attempt failed (`HTTP 503 Service Unavailable`, `timeout`, `connection refused`, ...); `null` unless `failed`. */
+            error: string | null;
+            /** @description How long the attempt took; `null` while pending. */
+            duration_ms: number | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was made; `null` while pending.
+             */
+            attempted_at: string | null;
+            /**
+             * Format: date-time
+             * @description While `pending`, when this attempt is due. After a `failed` attempt, when the next one is
+             *     due, or `null` if there is none (schedule exhausted, `410`, subscription disabled or
+             *     deleted). `null` after success.
+             */
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description When the attempt was scheduled.
+             */
+            readonly created_at: string;
+        };
+        WebhookDeliveryPage: {
+            data: components["schemas"]["WebhookDelivery"][];
+            /** @description Cursor for the next page, present on every page. */
+            next_cursor: string;
+            /** @description Whether more items are available right now. */
+            has_more: boolean;
+        };
+        /**
+         * @description The body of a return event. Deliveries are at least once and unordered: deduplicate by `id`
+         *     and keep the return with the highest `version`.
+         */
+        ReturnEvent: {
+            id: components["schemas"]["EventId"];
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description When the change that caused the event was committed.
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["Return"];
+            };
+        };
+        /** @description The body of a `webhook.test` event. */
+        WebhookTestEvent: {
+            id: components["schemas"]["EventId"];
+            /** @constant */
+            type: "webhook.test";
+            /** Format: date-time */
+            created_at: string;
+            data: {
+                object: {
+                    subscription_id: components["schemas"]["WebhookSubscriptionId"];
+                    message: string;
+                };
+            };
+        };
+        HealthStatus: {
+            /** @constant */
+            status: "ok";
+        };
+        ReadinessStatus: {
+            /** @constant */
+            status: "ready";
+        };
+    };
+    responses: {
+        /**
+         * @description The request is malformed (`invalid_json`), does not match this document
+         *     (`validation_failed`, with one entry per problem in `errors`; this includes batches with
+         *     more than 1000 items), or carries a bad cursor (`invalid_cursor`). Nothing was stored.
+         */
+        BadRequest: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The token is missing, malformed, unknown or revoked. */
+        Unauthorized: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The resource does not exist, belongs to another account, or (for requests) is older than
+         *     the retention period.
+         */
+        NotFound: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The path exists but does not support the method used; `Allow` lists the methods it does. */
+        MethodNotAllowed: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                Allow: components["headers"]["Allow"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is larger than 5 MiB. Split the batch. */
+        PayloadTooLarge: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The body is not `application/json`. */
+        UnsupportedMediaType: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The `Idempotency-Key` was used in the past 24 hours, on this endpoint, with a different
+         *     body. Use a new key for a new body.
+         */
+        IdempotencyKeyReused: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The rate limit of the operation's scope is reached. Wait `Retry-After` seconds; the
+         *     refused call did not count.
+         */
+        TooManyRequests: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description An unexpected error. Nothing about it is exposed beyond the trace id; report it with `trace_id`. */
+        InternalError: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The database is unavailable. Retry after `Retry-After` seconds; for ingest calls, retry
+         *     with the same `Idempotency-Key`.
+         */
+        ServiceUnavailable: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The database is unreachable or not fully migrated. */
+        NotReady: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "Retry-After": components["headers"]["Retry-After"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description Any `2xx` acknowledges the event; it is not sent again. The body is ignored. */
+        WebhookAcknowledged: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description `410 Gone` disables the subscription: no further attempt is made for this or any later
+         *     event until it is enabled again (`PATCH` with `status: enabled`).
+         */
+        WebhookGone: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+        /**
+         * @description Any other answer, a timeout or a connection error fails the attempt; it is retried with
+         *     exponential backoff and jitter over about a day (by default after 5 s, 5 min, 30 min, 2 h,
+         *     5 h, 10 h and 10 h), then given up.
+         */
+        WebhookRetry: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content?: never;
+        };
+    };
+    parameters: {
+        /**
+         * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+         *     beginning. It carries the filters it was made with: send it with the same filters (or
+         *     none), otherwise the call is `400` (`invalid_cursor`).
+         * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+         */
+        Cursor: string;
+        /**
+         * @description Maximum number of items in the page.
+         * @example 100
+         */
+        Limit: number;
+        /**
+         * @description Only orders with this status.
+         * @example partially_shipped
+         */
+        OrderStatusFilter: components["schemas"]["OrderStatus"];
+        /**
+         * @description Only orders from this source (exact match, e.g. `shopify`).
+         * @example shopify
+         */
+        SourceFilter: string;
+        /**
+         * @description Only resources whose `updated_at` is at or after this instant. Useful for a first sync
+         *     that skips old history; for incremental polling, use the cursor.
+         * @example 2025-03-01T00:00:00Z
+         */
+        UpdatedSince: string;
+        /**
+         * @description Only returns with this status.
+         * @example received
+         */
+        ReturnStatusFilter: components["schemas"]["ReturnStatus"];
+        /**
+         * @description Only returns of this order, named by its server id or its `external_id`.
+         * @example 5123456789012
+         */
+        ReturnOrderFilter: string;
+        /**
+         * @description Only requests with this status.
+         * @example failed
+         */
+        RequestStatusFilter: components["schemas"]["RequestStatus"];
+        /**
+         * @description Only requests made to this ingest endpoint.
+         * @example returns
+         */
+        RequestKindFilter: components["schemas"]["RequestKind"];
+        /**
+         * @description Only levels at this location (exact match).
+         * @example WH-PDX-01
+         */
+        LocationIdFilter: string;
+        /**
+         * @description Only levels of this SKU (exact match).
+         * @example TEE-ORG-BLK-M
+         */
+        SkuFilter: string;
+        /**
+         * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+         *     For 24 hours, the same account, endpoint and key with the same body answers the original
+         *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+         *     the same key with a different body is `422` (`idempotency_key_reused`).
+         * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+         */
+        IdempotencyKey: string;
+        /**
+         * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+         *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+         *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+         *     ignored, never rejected.
+         * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+         */
+        Traceparent: string;
+        /**
+         * @description The order's server id (`ord_...`), tried first, or its `external_id`.
+         * @example ord_01JP9YVEKTNDE3MZX9B154EWRG
+         */
+        OrderIdentifier: string;
+        /**
+         * @description The return's server id (`ret_...`), tried first, or its `external_id` (the RMA).
+         * @example RMA-10042
+         */
+        ReturnIdentifier: string;
+        /**
+         * @description The `request_id` of the `202` answer (a UUID).
+         * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+         */
+        RequestIdPath: string;
+        /**
+         * @description The subscription's id (`whs_...`).
+         * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+         */
+        SubscriptionId: string;
+        /**
+         * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+         * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+         */
+        WebhookIdHeader: string;
+        /**
+         * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+         *     timestamp is more than a few minutes away from your clock.
+         * @example 1742465052
+         */
+        WebhookTimestampHeader: number;
+        /**
+         * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+         *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+         *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+         *     old); accept the delivery if any one matches.
+         * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+         */
+        WebhookSignatureHeader: string;
+    };
+    requestBodies: never;
+    headers: {
+        /**
+         * @description W3C trace id of this call (32 lowercase hex digits), on every response.
+         * @example 5e05a0f9b6eac538ba9702f9c2a31970
+         */
+        "X-Trace-Id": components["schemas"]["TraceId"];
+        /**
+         * @description Calls allowed per rolling 60 seconds in the operation's rate-limit scope (for a call in two
+         *     scopes, the scope with the fewest remaining). Present on every response of a rate-limited
+         *     operation once the call has been counted: not on `401` (no account is known yet), and not
+         *     on a `5xx` given before the call could be counted.
+         * @example 600
+         */
+        "X-RateLimit-Limit": number;
+        /**
+         * @description Calls left in the current window of that scope; `0` on `429`.
+         * @example 587
+         */
+        "X-RateLimit-Remaining": number;
+        /**
+         * @description Unix time in seconds at which the oldest counted call leaves the window of that scope.
+         * @example 1742465092
+         */
+        "X-RateLimit-Reset": number;
+        /**
+         * @description Whole seconds to wait before calling again (at least 1).
+         * @example 1
+         */
+        "Retry-After": number;
+        /**
+         * @description The request record to poll, `/v2/requests/{request_id}`.
+         * @example /v2/requests/019593ed-b960-7678-bfcc-cf7dbea23c69
+         */
+        Location: string;
+        /**
+         * @description `true` when this answer replays the original answer to an earlier call with the same
+         *     `Idempotency-Key` and body; absent otherwise.
+         * @example true
+         */
+        "Idempotent-Replayed": "true";
+        /**
+         * @description The methods this path supports.
+         * @example GET, POST
+         */
+        Allow: string;
+        /**
+         * @description The authentication scheme to use, `Bearer` (RFC 6750).
+         * @example Bearer
+         */
+        "WWW-Authenticate": string;
+    };
+    pathItems: never;
+}
+export type $defs = Record<string, never>;
+export interface operations {
+    ingestOrders: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+                 *     For 24 hours, the same account, endpoint and key with the same body answers the original
+                 *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+                 *     the same key with a different body is `422` (`idempotency_key_reused`).
+                 * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrdersIngestBody"];
+            };
+        };
+        responses: {
+            /** @description The batch is valid and stored; it will be applied asynchronously. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingestInventory: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+                 *     For 24 hours, the same account, endpoint and key with the same body answers the original
+                 *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+                 *     the same key with a different body is `422` (`idempotency_key_reused`).
+                 * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["InventoryIngestBody"];
+            };
+        };
+        responses: {
+            /** @description The snapshots are valid and stored; they will be applied asynchronously. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingestShipments: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+                 *     For 24 hours, the same account, endpoint and key with the same body answers the original
+                 *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+                 *     the same key with a different body is `422` (`idempotency_key_reused`).
+                 * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ShipmentsIngestBody"];
+            };
+        };
+        responses: {
+            /** @description The shipments are valid and stored; they will be applied asynchronously. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingestReturns: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+                 *     For 24 hours, the same account, endpoint and key with the same body answers the original
+                 *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+                 *     the same key with a different body is `422` (`idempotency_key_reused`).
+                 * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnsIngestBody"];
+            };
+        };
+        responses: {
+            /** @description The returns are valid and stored; they will be applied asynchronously. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    ingestDispositions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+                 *     For 24 hours, the same account, endpoint and key with the same body answers the original
+                 *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+                 *     the same key with a different body is `422` (`idempotency_key_reused`).
+                 * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The return's server id (`ret_...`), tried first, or its `external_id` (the RMA).
+                 * @example RMA-10042
+                 */
+                return_id: components["parameters"]["ReturnIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DispositionsIngestBody"];
+            };
+        };
+        responses: {
+            /** @description The dispositions are valid and stored; they will be applied asynchronously. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listOrders: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Only orders with this status.
+                 * @example partially_shipped
+                 */
+                status?: components["parameters"]["OrderStatusFilter"];
+                /**
+                 * @description Only orders from this source (exact match, e.g. `shopify`).
+                 * @example shopify
+                 */
+                source?: components["parameters"]["SourceFilter"];
+                /**
+                 * @description Only resources whose `updated_at` is at or after this instant. Useful for a first sync
+                 *     that skips old history; for incremental polling, use the cursor.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the orders change feed. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOrder: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The order's server id (`ord_...`), tried first, or its `external_id`.
+                 * @example ord_01JP9YVEKTNDE3MZX9B154EWRG
+                 */
+                identifier: components["parameters"]["OrderIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The order. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listReturns: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Only returns with this status.
+                 * @example received
+                 */
+                status?: components["parameters"]["ReturnStatusFilter"];
+                /**
+                 * @description Only returns of this order, named by its server id or its `external_id`.
+                 * @example 5123456789012
+                 */
+                order_id?: components["parameters"]["ReturnOrderFilter"];
+                /**
+                 * @description Only resources whose `updated_at` is at or after this instant. Useful for a first sync
+                 *     that skips old history; for incremental polling, use the cursor.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                updated_since?: components["parameters"]["UpdatedSince"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the returns change feed. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReturnPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getReturn: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The return's server id (`ret_...`), tried first, or its `external_id` (the RMA).
+                 * @example RMA-10042
+                 */
+                return_id: components["parameters"]["ReturnIdentifier"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The return. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Return"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listRequests: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Only requests with this status.
+                 * @example failed
+                 */
+                status?: components["parameters"]["RequestStatusFilter"];
+                /**
+                 * @description Only requests made to this ingest endpoint.
+                 * @example returns
+                 */
+                kind?: components["parameters"]["RequestKindFilter"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of request records, newest first. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The `request_id` of the `202` answer (a UUID).
+                 * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+                 */
+                request_id: components["parameters"]["RequestIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The request record. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listInventory: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Only levels at this location (exact match).
+                 * @example WH-PDX-01
+                 */
+                location_id?: components["parameters"]["LocationIdFilter"];
+                /**
+                 * @description Only levels of this SKU (exact match).
+                 * @example TEE-ORG-BLK-M
+                 */
+                sku?: components["parameters"]["SkuFilter"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of inventory levels. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InventoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookSubscriptions: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of webhook subscriptions, newest first. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionCreate"];
+            };
+        };
+        responses: {
+            /** @description The subscription, with its secret (shown only here and on rotation). */
+            201: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description The new subscription, `/v2/webhook_subscriptions/{id}`.
+                     * @example /v2/webhook_subscriptions/whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                     */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookSubscriptionUpdate"];
+            };
+        };
+        responses: {
+            /** @description The updated subscription. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscription"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription with its new secret. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookSubscriptionWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    testWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The test event is queued; this is its first, still pending, delivery attempt. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of delivery attempts, newest first. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The OpenAPI 3.1 document. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        openapi: "3.1.0";
+                        info: Record<string, never>;
+                        paths: Record<string, never>;
+                    } & {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    getHealth: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The process is alive. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HealthStatus"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+        };
+    };
+    getReadiness: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Ready to serve. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReadinessStatus"];
+                };
+            };
+            405: components["responses"]["MethodNotAllowed"];
+            503: components["responses"]["NotReady"];
+        };
+    };
+    onReturnCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.created";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onReturnUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.updated";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onReturnDispositionCreated: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.disposition.created";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onReturnCompleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.completed";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onReturnCancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ReturnEvent"] & {
+                    /** @constant */
+                    type?: "return.cancelled";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onWebhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookTestEvent"];
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+}

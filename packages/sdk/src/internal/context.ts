@@ -1,0 +1,108 @@
+import type { Client } from "openapi-fetch";
+import { RequestFailedError } from "../errors.ts";
+import type { paths } from "../generated/schema.d.ts";
+import type { IngestAccepted, RequestRecord } from "../types.ts";
+import { type PollTiming, pollUntilFinal, type WaitForOptions } from "./poll.ts";
+import { errorFromResponse } from "./problem.ts";
+import { parseRetryAfter } from "./retry-policy.ts";
+import type { Transport } from "./transport.ts";
+
+/** Options every SDK call takes. */
+export interface RequestOptions {
+  /** Cancels the call, including its retries and any wait for a rate-limit slot. */
+  signal?: AbortSignal;
+  /** Per-attempt timeout for this call, ms (overrides the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Retries for this call (overrides the client's `maxRetries`). */
+  maxRetries?: number;
+}
+
+/** Options of an ingest call. */
+export interface IngestOptions extends RequestOptions {
+  /**
+   * Your own `Idempotency-Key` (1–255 printable characters). Without one the SDK generates a
+   * UUID per call. Supply one derived from your data (e.g. `orders-batch-${batchId}`) to make a
+   * resubmission after a crash of your process idempotent too.
+   */
+  idempotencyKey?: string;
+}
+
+/** Options of `ingestAndWait`. */
+export interface IngestAndWaitOptions extends IngestOptions, Omit<WaitForOptions, "signal" | "timeoutMs"> {
+  /**
+   * How long to wait for the request to become final once accepted, ms (default 300 000).
+   * The ingest call itself uses the client's per-attempt timeout.
+   */
+  timeoutMs?: number;
+}
+
+/** What the resource modules share. */
+export interface Context {
+  raw: Client<paths>;
+  transport: Transport;
+  pollTiming: PollTiming;
+  /** Wait used between change-feed polls (injectable for tests). */
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+}
+
+type Result<T> = { data?: T; error?: unknown; response: Response };
+
+/** openapi-fetch init for one call: signal, per-call transport options, extra headers. */
+export function init(ctx: Context, options: RequestOptions | undefined, headers?: Record<string, string>) {
+  const { signal, timeoutMs, maxRetries } = options ?? {};
+  return {
+    ...(signal ? { signal } : {}),
+    ...(headers ? { headers } : {}),
+    fetch: (request: Request) => ctx.transport(request, { timeoutMs, maxRetries }),
+  };
+}
+
+export function ingestHeaders(options: IngestOptions | undefined): Record<string, string> | undefined {
+  return options?.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : undefined;
+}
+
+/** The body of a successful response, or the mapped `ApiError`. */
+export async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
+  const { data, error, response } = await call;
+  if (!response.ok) throw errorFromResponse(response, error);
+  return data as T;
+}
+
+export async function getRecord(ctx: Context, requestId: string, options?: RequestOptions) {
+  const { data, error, response } = await ctx.raw.GET("/requests/{request_id}", {
+    params: { path: { request_id: requestId } },
+    ...init(ctx, options),
+  });
+  if (!response.ok || !data) throw errorFromResponse(response, error);
+  return { record: data as RequestRecord, retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()) };
+}
+
+export function waitFor(ctx: Context, requestId: string, options: WaitForOptions = {}, initialDelayMs = 0): Promise<RequestRecord> {
+  return pollUntilFinal(requestId, (signal) => getRecord(ctx, requestId, { ...(signal ? { signal } : {}) }), options, {
+    ...ctx.pollTiming,
+    initialDelayMs,
+  });
+}
+
+/** Ingest, then wait until the request is final; throws `RequestFailedError` unless it succeeded. */
+export async function ingestAndWait(
+  ctx: Context,
+  ingest: (options: IngestOptions) => Promise<IngestAccepted>,
+  options: IngestAndWaitOptions = {},
+): Promise<RequestRecord> {
+  const { timeoutMs, onProgress, ...ingestOptions } = options;
+  const ack = await ingest(ingestOptions);
+  const record = await waitFor(
+    ctx,
+    ack.request_id,
+    {
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      ...(onProgress ? { onProgress } : {}),
+    },
+    // The request was accepted a moment ago: give it a head start before the first poll.
+    ctx.pollTiming.firstIntervalMs,
+  );
+  if (record.status !== "succeeded") throw new RequestFailedError(record);
+  return record;
+}

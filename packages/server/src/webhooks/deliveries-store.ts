@@ -1,0 +1,224 @@
+// Delivery attempts as a queue: pending rows are claimed under a lease with SKIP LOCKED (several
+// dispatchers never make the same attempt at once) and the outcome is recorded only by the lease
+// holder (a dispatcher whose lease ran out records nothing; the attempt is made again, so delivery
+// is at-least-once). A failed attempt schedules the next one as a new pending row.
+import { and, desc, eq, lt, sql } from "drizzle-orm";
+import type { Database, Tx } from "../db/client.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
+import { newId } from "../store/ids.ts";
+import { iso } from "../store/requests.ts";
+import { type DisablePolicy, nextAttemptDelay, shouldDisable } from "./retry-policy.ts";
+import { type DeliveryRow, TEST_EVENT_TYPE, dropPendingDeliveries } from "./subscriptions-store.ts";
+
+export interface ClaimedDelivery {
+  accountId: string;
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  url: string;
+  /** Secrets to sign with: the current one, then the one replaced less than 24 h ago. */
+  secrets: string[];
+  payload: unknown;
+}
+
+export type AttemptResult = { ok: true; status: number; durationMs: number } | { ok: false; status?: number; error: string; durationMs: number };
+
+export interface RecordPolicy extends DisablePolicy {
+  schedule: readonly number[];
+}
+
+export type RecordOutcome = "succeeded" | "retry" | "failed" | "lease_lost";
+
+/** The API's WebhookDelivery: one attempt. */
+export function toDelivery(row: DeliveryRow) {
+  return {
+    id: row.id,
+    event_id: row.eventId,
+    event_type: row.eventType,
+    attempt: row.attempt,
+    status: row.status,
+    response_status: row.responseStatus,
+    error: row.error,
+    duration_ms: row.durationMs,
+    attempted_at: row.attemptedAt ? iso(row.attemptedAt) : null,
+    next_attempt_at: row.nextAttemptAt ? iso(row.nextAttemptAt) : null,
+    created_at: iso(row.createdAt),
+  };
+}
+
+export function createDeliveryStore(database: Database, workerId: string) {
+  const { db } = database;
+  const subscriptionKey = (c: ClaimedDelivery) => and(eq(webhookSubscriptions.accountId, c.accountId), eq(webhookSubscriptions.id, c.subscriptionId));
+
+  async function disable(tx: Tx, claimed: ClaimedDelivery, reason: string): Promise<void> {
+    await tx.update(webhookSubscriptions).set({ status: "disabled", disabledReason: reason, updatedAt: new Date().toISOString() }).where(subscriptionKey(claimed));
+    await dropPendingDeliveries(tx, claimed.accountId, claimed.subscriptionId);
+  }
+
+  return {
+    /**
+     * Claims up to `limit` due attempts, at most `perSubscription` in flight per subscription
+     * (counting leases already held). Disabled subscriptions get test events only.
+     */
+    async claim(limit: number, perSubscription: number, leaseMs: number): Promise<ClaimedDelivery[]> {
+      const rows = await database.rows<{
+        account_id: string;
+        id: string;
+        subscription_id: string;
+        event_id: string;
+        event_type: string;
+        attempt: number;
+        url: string;
+        secret: string;
+        previous_secret: string | null;
+        previous_live: boolean | null;
+        payload: unknown;
+      }>(sql`
+        with candidates as (
+          select d.account_id, d.id, d.subscription_id, d.next_attempt_at
+            from webhook_deliveries d
+            join webhook_subscriptions s on s.account_id = d.account_id and s.id = d.subscription_id
+           where d.status = 'pending' and d.next_attempt_at <= now()
+             and (d.lease_until is null or d.lease_until < now())
+             and (s.status = 'enabled' or d.event_type = ${TEST_EVENT_TYPE})
+           order by d.next_attempt_at
+           limit ${limit * perSubscription}
+           for update of d skip locked
+        ), ranked as (
+          select c.account_id, c.id, c.next_attempt_at,
+                 row_number() over (partition by c.account_id, c.subscription_id order by c.next_attempt_at) as rn,
+                 (select count(*) from webhook_deliveries l
+                   where l.account_id = c.account_id and l.subscription_id = c.subscription_id
+                     and l.status = 'pending' and l.lease_until >= now()) as busy
+            from candidates c
+        ), picked as (
+          select account_id, id from ranked where rn + busy <= ${perSubscription} order by next_attempt_at limit ${limit}
+        )
+        update webhook_deliveries d
+           set lease_owner = ${workerId}, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
+          from picked p, webhook_subscriptions s, events e
+         where d.account_id = p.account_id and d.id = p.id
+           and s.account_id = d.account_id and s.id = d.subscription_id
+           and e.account_id = d.account_id and e.id = d.event_id
+        returning d.account_id, d.id, d.subscription_id, d.event_id, d.event_type, d.attempt, s.url, s.secret,
+                  s.previous_secret, s.previous_secret_expires_at > now() as previous_live, e.payload`);
+      return rows.map((r) => ({
+        accountId: r.account_id,
+        id: r.id,
+        subscriptionId: r.subscription_id,
+        eventId: r.event_id,
+        eventType: r.event_type,
+        attempt: r.attempt,
+        url: r.url,
+        secrets: r.previous_secret && r.previous_live ? [r.secret, r.previous_secret] : [r.secret],
+        payload: r.payload,
+      }));
+    },
+
+    /**
+     * Records one attempt and, after a failure, schedules the next one (or none once the schedule
+     * is spent). A 410, or a long failure streak (retry-policy.ts), disables the subscription.
+     */
+    async record(claimed: ClaimedDelivery, result: AttemptResult, policy: RecordPolicy, now = new Date()): Promise<RecordOutcome> {
+      return db.transaction(async (tx) => {
+        // Subscription first, then the attempt: the same lock order as PATCH and DELETE.
+        const [subscription] = await tx
+          .select({ status: webhookSubscriptions.status, failures: webhookSubscriptions.consecutiveFailures, since: webhookSubscriptions.failingSince })
+          .from(webhookSubscriptions)
+          .where(subscriptionKey(claimed))
+          .for("update");
+        const owned = await database.rows<{ id: string }>(
+          sql`select id from webhook_deliveries
+               where account_id = ${claimed.accountId} and id = ${claimed.id} and status = 'pending' and lease_owner = ${workerId}
+               for update`,
+          tx,
+        );
+        if (!subscription || owned.length === 0) return "lease_lost";
+        const nowIso = now.toISOString();
+        const status = result.status !== undefined && result.status >= 100 && result.status <= 599 ? result.status : null;
+        const attempt = { leaseOwner: null, leaseUntil: null, attemptedAt: nowIso, responseStatus: status, durationMs: Math.max(0, Math.round(result.durationMs)) };
+        const thisAttempt = and(eq(webhookDeliveries.accountId, claimed.accountId), eq(webhookDeliveries.id, claimed.id));
+
+        if (result.ok) {
+          await tx.update(webhookDeliveries).set({ ...attempt, status: "succeeded", error: null, nextAttemptAt: null }).where(thisAttempt);
+          await tx.update(webhookSubscriptions).set({ consecutiveFailures: 0, failingSince: null }).where(subscriptionKey(claimed));
+          return "succeeded";
+        }
+        const failures = subscription.failures + 1;
+        const failingSince = subscription.since ?? nowIso;
+        const gone = result.status === 410;
+        const disableNow = gone || (subscription.status === "enabled" && shouldDisable(failures, failingSince, now, policy));
+        // A disabled subscription gets no retries; a test event sent to one may be retried.
+        const mayRetry = !disableNow && (subscription.status === "enabled" || claimed.eventType === TEST_EVENT_TYPE);
+        const delay = mayRetry ? nextAttemptDelay(claimed.attempt, policy.schedule) : null;
+        const next = delay === null ? null : new Date(now.getTime() + delay).toISOString();
+
+        await tx.update(webhookDeliveries).set({ ...attempt, status: "failed", error: result.error, nextAttemptAt: next }).where(thisAttempt);
+        await tx.update(webhookSubscriptions).set({ consecutiveFailures: failures, failingSince }).where(subscriptionKey(claimed));
+        if (next !== null) {
+          await tx
+            .insert(webhookDeliveries)
+            .values({
+              accountId: claimed.accountId,
+              id: newId("whd"),
+              subscriptionId: claimed.subscriptionId,
+              eventId: claimed.eventId,
+              eventType: claimed.eventType,
+              attempt: claimed.attempt + 1,
+              nextAttemptAt: next,
+              createdAt: nowIso,
+            })
+            .onConflictDoNothing();
+        }
+        // 410 Gone: the receiver asks us to stop (Standard Webhooks).
+        if (disableNow) await disable(tx, claimed, gone ? "http_410" : "failing");
+        return next === null ? "failed" : "retry";
+      });
+    },
+
+    /** Gives an attempt that was cut short (shutdown) back: due again at once. */
+    async release(claimed: ClaimedDelivery): Promise<void> {
+      await database.rows(
+        sql`update webhook_deliveries set lease_owner = null, lease_until = null, next_attempt_at = now()
+             where account_id = ${claimed.accountId} and id = ${claimed.id} and status = 'pending' and lease_owner = ${workerId}`,
+      );
+    },
+
+    /** Milliseconds until an attempt or an undispatched event needs attention; null when none will. */
+    async nextDueInMs(): Promise<number | null> {
+      const [row] = await database.rows<{ ms: number | string | null; undispatched: boolean }>(
+        sql`select (select extract(epoch from (min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) - now())) * 1000
+                      from webhook_deliveries where status = 'pending') as ms,
+                   exists (select 1 from events where dispatched_at is null) as undispatched`,
+      );
+      if (row?.undispatched) return 0;
+      return row?.ms == null ? null : Math.max(0, Number(row.ms));
+    },
+
+    /** Deletes finished attempts older than the retention period; returns how many. */
+    async prune(retentionMs: number): Promise<number> {
+      const rows = await database.rows<{ id: string }>(
+        sql`delete from webhook_deliveries
+             where created_at < now() - make_interval(secs => ${retentionMs / 1000}) and status <> 'pending'
+            returning id`,
+      );
+      return rows.length;
+    },
+
+    /** A subscription's attempts, newest first; `before` is the id the previous page ended at. */
+    async list(accountId: string, subscriptionId: string, before: string | null, limit: number): Promise<DeliveryRow[]> {
+      return db
+        .select()
+        .from(webhookDeliveries)
+        .where(
+          and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.subscriptionId, subscriptionId), before ? lt(webhookDeliveries.id, before) : undefined),
+        )
+        .orderBy(desc(webhookDeliveries.id))
+        .limit(limit);
+    },
+  };
+}
+
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>;

@@ -1,0 +1,161 @@
+// The webhook dispatcher (worker role): fans outbox events out into deliveries and sends them,
+// with bounded concurrency overall and per subscription. It wakes on `oisr_events` notifications
+// (sent by the request worker after it commits events) and on a timer for retries coming due.
+import { randomBytes } from "node:crypto";
+import { hostname } from "node:os";
+import type { Logger } from "pino";
+import type { Config } from "../config.ts";
+import type { Database } from "../db/client.ts";
+import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts";
+import { fanOut } from "./fan-out.ts";
+import { sendWebhook, type WebhookSender } from "./http-sender.ts";
+import { DEFAULT_DISABLE_POLICY, type DisablePolicy } from "./retry-policy.ts";
+import { signedHeaders } from "./signing.ts";
+import type { Resolver } from "./ssrf-guard.ts";
+
+export interface DispatcherOptions {
+  config: Pick<Config, "webhookAllowPrivateNetworks" | "webhookRetrySchedule">;
+  database: Database;
+  logger: Logger;
+  /** Attempts in flight in this process. */
+  maxInFlight?: number;
+  /** Attempts in flight per subscription, so one slow receiver cannot take every slot. */
+  perSubscription?: number;
+  timeoutMs?: number;
+  /** Longer than the timeout, so a lease only runs out when its dispatcher died. */
+  leaseMs?: number;
+  /** How long stop() lets attempts in flight finish before aborting and releasing them. */
+  stopGraceMs?: number;
+  disablePolicy?: DisablePolicy;
+  /** How long finished attempts are kept (GET …/deliveries). */
+  retentionMs?: number;
+  send?: WebhookSender;
+  resolve?: Resolver;
+}
+
+export interface Dispatcher {
+  stop(): Promise<void>;
+}
+
+/** Longest sleep between checks when nothing wakes the dispatcher (a missed notification, a lease expiring). */
+const MAX_IDLE_MS = 1000;
+const BUSY_RECHECK_MS = 250;
+const PRUNE_EVERY_MS = 3_600_000;
+/** The spec keeps attempts 30 days. */
+const DEFAULT_RETENTION_MS = 30 * 86_400_000;
+
+export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
+  const { config, database } = options;
+  const maxInFlight = options.maxInFlight ?? 16;
+  const perSubscription = options.perSubscription ?? 4;
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const leaseMs = options.leaseMs ?? timeoutMs + 50_000;
+  const send = options.send ?? sendWebhook;
+  const policy = { ...(options.disablePolicy ?? DEFAULT_DISABLE_POLICY), schedule: config.webhookRetrySchedule };
+  const dispatcherId = `${hostname()}:${process.pid}:whd:${randomBytes(3).toString("hex")}`;
+  const logger = options.logger.child({ dispatcher: dispatcherId });
+  const store = createDeliveryStore(database, dispatcherId);
+  const inFlight = new Map<Promise<void>, AbortController>();
+  let running = true;
+  let wake: (() => void) | undefined;
+  // A kick that arrives while the loop is busy is remembered, so a notification is never lost.
+  let kicked = false;
+  const kick = () => {
+    if (wake) wake();
+    else kicked = true;
+  };
+
+  const unlisten = await database.listen("oisr_events", kick);
+
+  async function deliver(claimed: ClaimedDelivery, abort: AbortController): Promise<void> {
+    const log = logger.child({ deliveryId: claimed.id, eventId: claimed.eventId, subscriptionId: claimed.subscriptionId, attempt: claimed.attempt });
+    try {
+      // The payload exactly as stored; the signature covers these bytes.
+      const body = JSON.stringify(claimed.payload);
+      const headers = signedHeaders(claimed.eventId, body, claimed.secrets);
+      const result = await send(claimed.url, { ...headers }, body, {
+        allowPrivateNetworks: config.webhookAllowPrivateNetworks,
+        timeoutMs,
+        resolve: options.resolve,
+        signal: abort.signal,
+      });
+      if (abort.signal.aborted && !result.ok) {
+        // Cut short by stop(): not the receiver's fault, so it is neither counted nor recorded.
+        await store.release(claimed);
+        return;
+      }
+      const next = await store.record(claimed, result, policy);
+      log[result.ok ? "debug" : "info"]({ status: result.status, error: result.ok ? undefined : result.error, ms: Math.round(result.durationMs), next }, "webhook attempt");
+    } catch (err) {
+      // A database error while recording: the lease runs out and the attempt is made again (at-least-once).
+      log.warn({ err }, "webhook attempt could not be recorded");
+    }
+  }
+
+  let lastPrune = 0;
+  /** Keeps the attempt history to its retention period; cheap enough to run hourly in every dispatcher. */
+  async function pruneNow(): Promise<void> {
+    if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+    lastPrune = Date.now();
+    const pruned = await store.prune(options.retentionMs ?? DEFAULT_RETENTION_MS).catch(() => 0);
+    if (pruned > 0) logger.info({ pruned }, "old webhook attempts pruned");
+  }
+
+  async function loop(): Promise<void> {
+    while (running) {
+      kicked = false;
+      await pruneNow();
+      let fanned = 0;
+      let claimed: ClaimedDelivery[] = [];
+      const free = maxInFlight - inFlight.size;
+      try {
+        fanned = (await fanOut(database)).events;
+        if (free > 0) claimed = await store.claim(free, perSubscription, leaseMs);
+      } catch (err) {
+        logger.warn({ err }, "webhook dispatch failed; database unavailable?");
+      }
+      for (const c of claimed) {
+        const abort = new AbortController();
+        const p: Promise<void> = deliver(c, abort).finally(() => {
+          inFlight.delete(p);
+          kick();
+        });
+        inFlight.set(p, abort);
+      }
+      if (!running) break;
+      if (fanned > 0 || (free > 0 && claimed.length === free)) continue;
+      const dueIn = await store.nextDueInMs().catch(() => null);
+      // Due now yet not claimed: that subscription's slots are busy (a finishing attempt kicks us) or
+      // another dispatcher holds the rows; look again soon rather than spin.
+      const sleep = dueIn === null ? MAX_IDLE_MS : dueIn === 0 ? BUSY_RECHECK_MS : Math.min(MAX_IDLE_MS, dueIn);
+      if (kicked) {
+        kicked = false;
+        continue;
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, Math.max(sleep, 5));
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      wake = undefined;
+    }
+  }
+
+  const looping = loop();
+  return {
+    async stop() {
+      running = false;
+      kick();
+      await looping;
+      const all = [...inFlight.keys()];
+      const grace = setTimeout(() => {
+        for (const abort of inFlight.values()) abort.abort();
+      }, options.stopGraceMs ?? 2000);
+      await Promise.allSettled(all);
+      clearTimeout(grace);
+      await unlisten().catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,66 @@
+// Turns outbox events into deliveries: one per enabled subscription of the event's account that
+// subscribed to its type. Claiming events with SKIP LOCKED lets several dispatchers fan out at once;
+// the unique (subscription, event) index makes a repeated fan-out harmless.
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { webhookDeliveries } from "../db/webhook-schema.ts";
+import { newId } from "../store/ids.ts";
+
+interface PickedEvent {
+  account_id: string;
+  id: string;
+  type: string;
+  created_at: string;
+}
+
+/** Fans out up to `limit` undispatched events in one transaction; returns how many it took. */
+export async function fanOut(database: Database, limit = 100): Promise<{ events: number; deliveries: number }> {
+  return database.db.transaction(async (tx) => {
+    const picked = await database.rows<PickedEvent>(
+      sql`select account_id, id, type, created_at from events
+           where dispatched_at is null
+           order by seq
+           limit ${limit}
+           for update skip locked`,
+      tx,
+    );
+    if (picked.length === 0) return { events: 0, deliveries: 0 };
+    const accountIds = [...new Set(picked.map((e) => e.account_id))];
+    const subscriptions = await database.rows<{ account_id: string; id: string; events: string[]; created_at: string }>(
+      sql`select account_id, id, events, created_at from webhook_subscriptions
+           where status = 'enabled' and account_id in (${sql.join(
+             accountIds.map((a) => sql`${a}`),
+             sql`, `,
+           )})`,
+      tx,
+    );
+    const now = new Date().toISOString();
+    const rows = picked.flatMap((event) =>
+      subscriptions
+        // A subscription receives what happens after it was made, not a backlog that was waiting for a dispatcher.
+        .filter((s) => s.account_id === event.account_id && s.events.includes(event.type) && new Date(s.created_at) <= new Date(event.created_at))
+        .map((s) => ({
+          accountId: event.account_id,
+          id: newId("whd"),
+          subscriptionId: s.id,
+          eventId: event.id,
+          eventType: event.type,
+          attempt: 1,
+          nextAttemptAt: now,
+          createdAt: now,
+        })),
+    );
+    for (let i = 0; i < rows.length; i += 1000) {
+      await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing();
+    }
+    await database.rows(
+      sql`update events set dispatched_at = now()
+           where (account_id, id) in (${sql.join(
+             picked.map((e) => sql`(${e.account_id}, ${e.id})`),
+             sql`, `,
+           )})`,
+      tx,
+    );
+    return { events: picked.length, deliveries: rows.length };
+  });
+}

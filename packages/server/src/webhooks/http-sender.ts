@@ -1,0 +1,90 @@
+// Sends one webhook attempt. The URL is checked again here, after DNS resolution, and the socket
+// is pinned to the checked addresses through `lookup`, so a host that re-resolves to a private
+// address between check and connect (DNS rebinding) is never reached. Redirects are not followed:
+// a 3xx could point anywhere, so it counts as a failed attempt.
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import type { AttemptResult } from "./deliveries-store.ts";
+import { type ResolvedAddress, type Resolver, checkWebhookUrl } from "./ssrf-guard.ts";
+
+export interface SendOptions {
+  allowPrivateNetworks: boolean;
+  timeoutMs: number;
+  resolve?: Resolver;
+  /** Aborts the attempt (shutdown). */
+  signal?: AbortSignal;
+}
+
+export type WebhookSender = (url: string, headers: Record<string, string>, body: string, options: SendOptions) => Promise<AttemptResult>;
+
+/** A `lookup` that answers only with addresses the guard already checked. */
+function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+  return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
+    if (options?.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    else callback(null, addresses[0]?.address, addresses[0]?.family);
+  }) as LookupFunction;
+}
+
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "DNS lookup failed",
+  ETIMEDOUT: "timeout",
+  EPIPE: "connection reset",
+};
+
+/** A short reason for the API's `error` field: no stack, no internals. */
+function describe(err: unknown, timedOut: boolean): string {
+  if (timedOut) return "timeout";
+  const e = err as { code?: string; message?: string };
+  if (e?.code && NETWORK_ERRORS[e.code]) return NETWORK_ERRORS[e.code] as string;
+  if (e?.code?.startsWith("ERR_TLS") || e?.code?.includes("CERT")) return `TLS error (${e.code})`;
+  return e?.code ? `request failed (${e.code})` : "request failed";
+}
+
+export const sendWebhook: WebhookSender = async (url, headers, body, options) => {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  const check = await checkWebhookUrl(url, { allowPrivateNetworks: options.allowPrivateNetworks, resolve: options.resolve });
+  if (!check.ok) return { ok: false, error: `url not allowed: ${check.reason}`, durationMs: elapsed() };
+
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;
+  const client = check.url.protocol === "https:" ? https : http;
+  return new Promise<AttemptResult>((resolve) => {
+    let settled = false;
+    const settle = (result: AttemptResult) => {
+      if (settled) return;
+      settled = true;
+      resolve(result);
+    };
+    const req = client.request(
+      check.url,
+      {
+        method: "POST",
+        headers: { ...headers, "content-length": String(Buffer.byteLength(body)), "user-agent": "OISR-Webhooks/2" },
+        signal,
+        // A fresh connection per attempt: a pooled socket could be one made to an address checked earlier.
+        agent: false,
+        ...(check.addresses.length > 0 ? { lookup: pinnedLookup(check.addresses) } : {}),
+      },
+      (res) => {
+        const status = res.statusCode ?? 0;
+        // The body does not matter; drain it so the socket closes, bounded by the same abort signal.
+        res.on("error", () => {});
+        res.resume();
+        settle(
+          status >= 200 && status < 300
+            ? { ok: true, status, durationMs: elapsed() }
+            : { ok: false, status, error: `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim(), durationMs: elapsed() },
+        );
+      },
+    );
+    req.on("error", (err) => settle({ ok: false, error: describe(err, timeout.aborted), durationMs: elapsed() }));
+    req.end(body);
+  });
+};

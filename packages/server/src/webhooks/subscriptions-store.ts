@@ -1,0 +1,171 @@
+// Webhook subscriptions: CRUD, secret rotation and the test event. Every query is scoped by the
+// account, so another account's subscription is indistinguishable from a missing one.
+import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import type { Database, Executor } from "../db/client.ts";
+import { events } from "../db/schema.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
+import { newId } from "../store/ids.ts";
+import { iso } from "../store/requests.ts";
+import { generateSecret } from "./signing.ts";
+
+export const WEBHOOK_EVENT_TYPES = ["return.created", "return.updated", "return.disposition.created", "return.completed", "return.cancelled"] as const;
+export const TEST_EVENT_TYPE = "webhook.test";
+/** How long the secret replaced by a rotation keeps signing (CONTRACT section 6). */
+export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+
+export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+
+export interface SubscriptionInput {
+  url: string;
+  events: string[];
+  description?: string | null;
+}
+
+export interface SubscriptionPatch {
+  url?: string;
+  events?: string[];
+  description?: string | null;
+  status?: "enabled" | "disabled";
+}
+
+/** The API shape; the secret only when it was just made (create, rotate). */
+export function toSubscription(row: SubscriptionRow, withSecret = false) {
+  return {
+    id: row.id,
+    url: row.url,
+    events: row.events,
+    description: row.description,
+    status: row.status,
+    ...(withSecret ? { secret: row.secret } : {}),
+    created_at: iso(row.createdAt),
+    updated_at: iso(row.updatedAt),
+  };
+}
+
+/**
+ * Drops the attempts not yet made of a subscription that stopped receiving (disabled), so that
+ * re-enabling it later does not flood the receiver with stale events, and marks the failed
+ * attempts before them as having no next attempt. Attempts in flight finish; their outcome is recorded.
+ */
+export async function dropPendingDeliveries(executor: Executor, accountId: string, subscriptionId: string): Promise<void> {
+  const ofSubscription = and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.subscriptionId, subscriptionId));
+  await executor.delete(webhookDeliveries).where(and(ofSubscription, eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner)));
+  await executor
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: null })
+    .where(and(ofSubscription, eq(webhookDeliveries.status, "failed"), isNotNull(webhookDeliveries.nextAttemptAt)));
+}
+
+export function createSubscriptionStore(database: Database) {
+  const { db } = database;
+  const byId = (accountId: string, id: string) => and(eq(webhookSubscriptions.accountId, accountId), eq(webhookSubscriptions.id, id));
+
+  return {
+    async create(accountId: string, input: SubscriptionInput): Promise<SubscriptionRow> {
+      // App-side timestamps: fan-out compares them with events.created_at, which the worker sets the same way.
+      const now = new Date().toISOString();
+      const [row] = await db
+        .insert(webhookSubscriptions)
+        .values({
+          accountId,
+          id: newId("whs"),
+          url: input.url,
+          events: [...new Set(input.events)],
+          description: input.description ?? null,
+          secret: generateSecret(),
+          createdAt: now,
+          updatedAt: now,
+        })
+        .returning();
+      return row as SubscriptionRow;
+    },
+
+    /** Newest first; `before` is the id the previous page ended at. */
+    async list(accountId: string, before: string | null, limit: number): Promise<SubscriptionRow[]> {
+      return db
+        .select()
+        .from(webhookSubscriptions)
+        .where(and(eq(webhookSubscriptions.accountId, accountId), before ? lt(webhookSubscriptions.id, before) : undefined))
+        .orderBy(desc(webhookSubscriptions.id))
+        .limit(limit);
+    },
+
+    async get(accountId: string, id: string): Promise<SubscriptionRow | undefined> {
+      const [row] = await db.select().from(webhookSubscriptions).where(byId(accountId, id));
+      return row;
+    },
+
+    async update(accountId: string, id: string, patch: SubscriptionPatch): Promise<SubscriptionRow | undefined> {
+      return db.transaction(async (tx) => {
+        const [current] = await tx.select().from(webhookSubscriptions).where(byId(accountId, id)).for("update");
+        if (!current) return undefined;
+        const set: Partial<SubscriptionRow> = { updatedAt: new Date().toISOString() };
+        if (patch.url !== undefined) set.url = patch.url;
+        if (patch.events !== undefined) set.events = [...new Set(patch.events)];
+        if (patch.description !== undefined) set.description = patch.description;
+        if (patch.status === "enabled" && current.status !== "enabled") {
+          // Re-enabling starts a fresh failure count, or the next failure would disable it again at once.
+          Object.assign(set, { status: "enabled", consecutiveFailures: 0, failingSince: null, disabledReason: null });
+        } else if (patch.status === "disabled" && current.status !== "disabled") {
+          Object.assign(set, { status: "disabled", disabledReason: null });
+          await dropPendingDeliveries(tx, accountId, id);
+        }
+        const [row] = await tx.update(webhookSubscriptions).set(set).where(byId(accountId, id)).returning();
+        return row;
+      });
+    },
+
+    /** Deletes the subscription and its attempts; one in flight finds its row gone and records nothing. */
+    async remove(accountId: string, id: string): Promise<boolean> {
+      return db.transaction(async (tx) => {
+        const deleted = await tx.delete(webhookSubscriptions).where(byId(accountId, id)).returning({ id: webhookSubscriptions.id });
+        if (deleted.length === 0) return false;
+        await tx.delete(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.subscriptionId, id)));
+        return true;
+      });
+    },
+
+    /** A new secret; the replaced one keeps signing for 24 h (a second rotation drops the oldest at once). */
+    async rotateSecret(accountId: string, id: string, now = new Date()): Promise<SubscriptionRow | undefined> {
+      const [row] = await db
+        .update(webhookSubscriptions)
+        .set({
+          previousSecret: sql`${webhookSubscriptions.secret}`,
+          previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+          secret: generateSecret(),
+          updatedAt: now.toISOString(),
+        })
+        .where(byId(accountId, id))
+        .returning();
+      return row;
+    },
+
+    /**
+     * Queues a `webhook.test` event for this subscription only, whatever its events and status:
+     * the event is stored already dispatched (so fan-out skips it) with its first, pending attempt.
+     */
+    async enqueueTest(accountId: string, subscription: SubscriptionRow): Promise<DeliveryRow> {
+      const eventId = newId("evt");
+      const now = new Date().toISOString();
+      const payload = {
+        id: eventId,
+        type: TEST_EVENT_TYPE,
+        created_at: now,
+        data: { object: { subscription_id: subscription.id, message: "This is a test event from OISR." } },
+      };
+      const delivery = await db.transaction(async (tx) => {
+        await tx.insert(events).values({ accountId, id: eventId, type: TEST_EVENT_TYPE, payload, createdAt: now, dispatchedAt: now });
+        const [row] = await tx
+          .insert(webhookDeliveries)
+          .values({ accountId, id: newId("whd"), subscriptionId: subscription.id, eventId, eventType: TEST_EVENT_TYPE, attempt: 1, nextAttemptAt: now, createdAt: now })
+          .returning();
+        return row as DeliveryRow;
+      });
+      await database.notify("oisr_events", accountId).catch(() => {});
+      return delivery;
+    },
+  };
+}
+
+export type SubscriptionStore = ReturnType<typeof createSubscriptionStore>;
