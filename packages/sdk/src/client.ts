@@ -1,6 +1,7 @@
-import createFetchClient, { type Client } from "openapi-fetch";
+import type { Client } from "openapi-fetch";
 import type { paths } from "./generated/schema.d.ts";
 import type { Context } from "./internal/context.ts";
+import { createFetchClient } from "./internal/openapi-fetch.ts";
 import { DEFAULT_POLL_TIMING } from "./internal/poll.ts";
 import { createThrottle } from "./internal/throttle.ts";
 import { createTransport, type FetchLike } from "./internal/transport.ts";
@@ -63,7 +64,8 @@ export interface OisrClient {
  * ```
  */
 export function createClient(options: ClientOptions): OisrClient {
-  if (!options?.baseUrl) throw new TypeError("createClient: baseUrl is required (e.g. https://api.example.com/v2)");
+  if (!options?.baseUrl)
+    throw new TypeError("createClient: baseUrl is required (e.g. https://api.example.com/v2)");
   if (!options.token) throw new TypeError("createClient: token is required");
   const baseUrl = options.baseUrl.replace(/\/+$/, "");
   const transport = createTransport({

@@ -29,7 +29,7 @@ export {
   type SignWebhookInput,
   signWebhook,
   type VerifyWebhookOptions,
+  verifyWebhook,
   type WebhookBody,
   type WebhookHeaders,
-  verifyWebhook,
 } from "./webhooks.ts";

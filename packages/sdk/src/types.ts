@@ -4,7 +4,9 @@
 import type { components, operations, paths } from "./generated/schema.d.ts";
 
 type Schemas = components["schemas"];
-type Query<OperationId extends keyof operations> = NonNullable<operations[OperationId]["parameters"]["query"]>;
+type Query<OperationId extends keyof operations> = NonNullable<
+  operations[OperationId]["parameters"]["query"]
+>;
 
 export type { components, operations, paths };
 
@@ -38,7 +40,12 @@ export type ListRequestsParams = Query<"listRequests">;
 // ── Orders ───────────────────────────────────────────────────────────────────────────────────
 export type Order = Schemas["Order"];
 export type OrderStatus = Schemas["OrderStatus"];
-export type OrderInput = Schemas["OrderInput"];
+/**
+ * An order as you submit it. `status` is optional (the server defaults it to `open`); the
+ * generator marks properties with a default as required, which is right for responses only.
+ */
+export type OrderInput = Omit<Schemas["OrderInput"], "status"> & { status?: Schemas["OrderInputStatus"] };
+export type OrderInputStatus = Schemas["OrderInputStatus"];
 export type OrderPage = Schemas["OrderPage"];
 export type Address = Schemas["Address"];
 export type ListOrdersParams = Query<"listOrders">;

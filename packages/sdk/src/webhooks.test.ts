@@ -13,21 +13,32 @@ const VECTOR = {
 };
 const AT_VECTOR = new Date(Number(VECTOR.timestamp) * 1000);
 
-const event = {
+const event: WebhookEvent = {
   id: "evt_01JD3X0000000000000000000A",
-  type: "return.completed",
+  type: "webhook.test",
   created_at: "2025-01-01T12:00:00Z",
-  data: { object: { id: "ret_01JD3X0000000000000000000B", status: "completed" } },
-} as unknown as WebhookEvent;
+  data: { object: { subscription_id: "whs_01JD3X0000000000000000000B", message: "This is a test event." } },
+};
 
 describe("verifyWebhook", () => {
   it("accepts the Standard Webhooks test vector", async () => {
-    const headers = { "webhook-id": VECTOR.id, "webhook-timestamp": VECTOR.timestamp, "webhook-signature": VECTOR.signature };
-    await expect(verifyWebhook(VECTOR.body, headers, VECTOR.secret, { now: AT_VECTOR })).resolves.toEqual({ test: 2432232314 });
+    const headers = {
+      "webhook-id": VECTOR.id,
+      "webhook-timestamp": VECTOR.timestamp,
+      "webhook-signature": VECTOR.signature,
+    };
+    await expect(verifyWebhook(VECTOR.body, headers, VECTOR.secret, { now: AT_VECTOR })).resolves.toEqual({
+      test: 2432232314,
+    });
   });
 
   it("signWebhook produces the reference signature", async () => {
-    const signed = await signWebhook({ payload: VECTOR.body, secret: VECTOR.secret, id: VECTOR.id, timestamp: AT_VECTOR });
+    const signed = await signWebhook({
+      payload: VECTOR.body,
+      secret: VECTOR.secret,
+      id: VECTOR.id,
+      timestamp: AT_VECTOR,
+    });
     expect(signed.headers["webhook-signature"]).toBe(VECTOR.signature);
   });
 
@@ -44,14 +55,28 @@ describe("verifyWebhook", () => {
     ["a missing id header", ({ "webhook-id": _, ...h }) => h, VECTOR.body],
     ["a tampered body", (h) => h, '{"test": 2432232315}'],
     ["another message id", (h) => ({ ...h, "webhook-id": "msg_other" }), VECTOR.body],
-    ["a tampered signature", (h) => ({ ...h, "webhook-signature": "v1,h0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=" }), VECTOR.body],
-    ["a signature of another scheme", (h) => ({ ...h, "webhook-signature": VECTOR.signature.replace("v1,", "v2,") }), VECTOR.body],
+    [
+      "a tampered signature",
+      (h) => ({ ...h, "webhook-signature": "v1,h0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=" }),
+      VECTOR.body,
+    ],
+    [
+      "a signature of another scheme",
+      (h) => ({ ...h, "webhook-signature": VECTOR.signature.replace("v1,", "v2,") }),
+      VECTOR.body,
+    ],
     ["garbage in the signature", (h) => ({ ...h, "webhook-signature": "v1,!!!not-base64" }), VECTOR.body],
     ["a non-numeric timestamp", (h) => ({ ...h, "webhook-timestamp": "yesterday" }), VECTOR.body],
   ];
   it.each(invalid)("rejects %s", async (_name, edit, body) => {
-    const headers = edit({ "webhook-id": VECTOR.id, "webhook-timestamp": VECTOR.timestamp, "webhook-signature": VECTOR.signature });
-    await expect(verifyWebhook(body, headers, VECTOR.secret, { now: AT_VECTOR })).rejects.toBeInstanceOf(WebhookVerificationError);
+    const headers = edit({
+      "webhook-id": VECTOR.id,
+      "webhook-timestamp": VECTOR.timestamp,
+      "webhook-signature": VECTOR.signature,
+    });
+    await expect(verifyWebhook(body, headers, VECTOR.secret, { now: AT_VECTOR })).rejects.toBeInstanceOf(
+      WebhookVerificationError,
+    );
   });
 
   it.each([
@@ -59,7 +84,11 @@ describe("verifyWebhook", () => {
     ["just within the tolerance", 300, true],
     ["from the future", -301, false],
   ])("timestamp %s", async (_name, ageSeconds, ok) => {
-    const headers = { "webhook-id": VECTOR.id, "webhook-timestamp": VECTOR.timestamp, "webhook-signature": VECTOR.signature };
+    const headers = {
+      "webhook-id": VECTOR.id,
+      "webhook-timestamp": VECTOR.timestamp,
+      "webhook-signature": VECTOR.signature,
+    };
     const now = new Date(AT_VECTOR.getTime() + ageSeconds * 1000);
     const p = verifyWebhook(VECTOR.body, headers, VECTOR.secret, { now });
     if (ok) await expect(p).resolves.toBeDefined();
@@ -67,9 +96,15 @@ describe("verifyWebhook", () => {
   });
 
   it("honours a custom tolerance", async () => {
-    const headers = { "webhook-id": VECTOR.id, "webhook-timestamp": VECTOR.timestamp, "webhook-signature": VECTOR.signature };
+    const headers = {
+      "webhook-id": VECTOR.id,
+      "webhook-timestamp": VECTOR.timestamp,
+      "webhook-signature": VECTOR.signature,
+    };
     const now = new Date(AT_VECTOR.getTime() + 3_600_000);
-    await expect(verifyWebhook(VECTOR.body, headers, VECTOR.secret, { now, toleranceSeconds: 7200 })).resolves.toBeDefined();
+    await expect(
+      verifyWebhook(VECTOR.body, headers, VECTOR.secret, { now, toleranceSeconds: 7200 }),
+    ).resolves.toBeDefined();
   });
 
   it("accepts any of several signatures (the 24 h after a rotation) with either secret", async () => {

@@ -3,7 +3,9 @@ import { base64ToBytes, bytesToBase64 } from "./internal/base64.ts";
 import type { WebhookEvent } from "./types.ts";
 
 /** Headers as a `Headers` object (fetch, Deno, Bun, Workers) or a plain record (Node's `req.headers`, express). */
-export type WebhookHeaders = Headers | Readonly<Record<string, string | readonly string[] | null | undefined>>;
+export type WebhookHeaders =
+  | Headers
+  | Readonly<Record<string, string | readonly string[] | null | undefined>>;
 
 /** A raw body exactly as received: verify before parsing, since re-serialised JSON will not match. */
 export type WebhookBody = string | ArrayBuffer | ArrayBufferView;
@@ -29,7 +31,12 @@ export interface SignWebhookInput {
 export interface SignedWebhook {
   /** The body to send, byte for byte the one that was signed. */
   body: string;
-  headers: { "webhook-id": string; "webhook-timestamp": string; "webhook-signature": string; "content-type": "application/json" };
+  headers: {
+    "webhook-id": string;
+    "webhook-timestamp": string;
+    "webhook-signature": string;
+    "content-type": "application/json";
+  };
 }
 
 const SECRET_PREFIX = "whsec_";
@@ -82,8 +89,12 @@ export async function verifyWebhook(
   const tolerance = options.toleranceSeconds ?? 300;
   const nowSeconds = Math.floor((options.now ?? new Date()).getTime() / 1000);
   const age = nowSeconds - Number(timestamp);
-  if (age > tolerance) throw new WebhookVerificationError(`Webhook timestamp is ${age} s old (tolerance ${tolerance} s)`);
-  if (age < -tolerance) throw new WebhookVerificationError(`Webhook timestamp is ${-age} s in the future (tolerance ${tolerance} s)`);
+  if (age > tolerance)
+    throw new WebhookVerificationError(`Webhook timestamp is ${age} s old (tolerance ${tolerance} s)`);
+  if (age < -tolerance)
+    throw new WebhookVerificationError(
+      `Webhook timestamp is ${-age} s in the future (tolerance ${tolerance} s)`,
+    );
 
   const body = bodyBytes(rawBody);
   const signed = concat(encoder.encode(`${id}.${timestamp}.`), body);
@@ -121,7 +132,10 @@ export async function verifyWebhook(
  */
 export async function signWebhook(input: SignWebhookInput): Promise<SignedWebhook> {
   const body = typeof input.payload === "string" ? input.payload : JSON.stringify(input.payload);
-  const id = input.id ?? (typeof input.payload === "string" ? undefined : input.payload.id) ?? `evt_${crypto.randomUUID()}`;
+  const id =
+    input.id ??
+    (typeof input.payload === "string" ? undefined : input.payload.id) ??
+    `evt_${crypto.randomUUID()}`;
   const timestamp = String(Math.floor((input.timestamp ?? new Date()).getTime() / 1000));
   const signed = encoder.encode(`${id}.${timestamp}.${body}`);
   const signatures: string[] = [];
@@ -158,9 +172,17 @@ function secrets(secret: string | readonly string[]): readonly string[] {
 }
 
 function importSecret(secret: string): Promise<CryptoKey> {
-  const raw = secret.startsWith(SECRET_PREFIX) ? base64ToBytes(secret.slice(SECRET_PREFIX.length)) : undefined;
+  const raw = secret.startsWith(SECRET_PREFIX)
+    ? base64ToBytes(secret.slice(SECRET_PREFIX.length))
+    : undefined;
   if (!raw || raw.length === 0) throw new TypeError("Webhook secret must look like whsec_<base64>");
-  return crypto.subtle.importKey("raw", raw as Uint8Array<ArrayBuffer>, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+  return crypto.subtle.importKey(
+    "raw",
+    raw as Uint8Array<ArrayBuffer>,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
 }
 
 function header(headers: WebhookHeaders, name: string): string | undefined {

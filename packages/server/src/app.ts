@@ -70,7 +70,7 @@ export function createApp(deps: AppDeps): Express {
       ignoreUndocumented: false,
     }),
   );
-  v2.use(ingestRoutes(deps.requests));
+  v2.use(ingestRoutes(deps.requests, deps.resources));
   v2.use(requestRoutes(deps.requests, config.requestRetentionDays));
   v2.use(orderRoutes(deps.resources));
   v2.use(returnRoutes(deps.resources));

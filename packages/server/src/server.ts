@@ -4,9 +4,9 @@ import type { Logger } from "pino";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createLogger } from "./logger.ts";
-import { type Services, openServices } from "./services.ts";
-import { loadSpec } from "./spec.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
+import { openServices, type Services } from "./services.ts";
+import { loadSpec } from "./spec.ts";
 import { startDispatcher } from "./webhooks/dispatcher.ts";
 import { startWorker } from "./worker/worker.ts";
 
@@ -34,7 +34,13 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     stops.push(() => dispatcher.stop());
   }
   if (config.role !== "worker") {
-    const app = createApp({ config, logger, spec: loadSpec(), ...services, extraRoutes: [webhookRoutes({ database: services.database, config })] });
+    const app = createApp({
+      config,
+      logger,
+      spec: loadSpec(),
+      ...services,
+      extraRoutes: [webhookRoutes({ database: services.database, config })],
+    });
     const server = app.listen(config.port, config.host);
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);

@@ -16,8 +16,10 @@ export interface paths {
          *     answered `202` as soon as the batch is validated and stored; the orders are applied
          *     asynchronously, all or nothing. Poll the request in `Location` for the outcome.
          *
-         *     Each order is its complete current state: lines and optional fields left out are removed
-         *     (a line that has been shipped cannot be removed or lowered below its shipped quantity).
+         *     Each order is its complete current state: lines and optional fields left out are removed.
+         *     A line cannot be lowered below its shipped or returned quantity, nor removed once some of
+         *     it is shipped or returned, and `currency` cannot change once the order has shipments or
+         *     returns.
          *     `status` may be `open` (the default), `on_hold` or `cancelled`; `partially_shipped` and
          *     `shipped` are derived from shipments, and an order with shipments cannot be cancelled.
          *     An order whose `source_updated_at` is not newer than the stored one is `stale` and
@@ -52,8 +54,11 @@ export interface paths {
          *       snapshot does not list drop to zero as of `as_of`.
          *
          *     Up to 1000 snapshots per call, up to 10000 items per snapshot (and 5 MiB per body).
-         *     In the request's `result`, each snapshot is one item of type `inventory_snapshot` whose
-         *     `id` is the snapshot's `location_id`.
+         *     Inventory requests do not fail on business rules. In the request's `result`, each
+         *     snapshot is one item of type `inventory_snapshot` whose `id` is the snapshot's
+         *     `location_id`, with outcome `created` if it made any new level, else `updated` if it
+         *     changed any quantity (full-mode zeroing included), else `unchanged` if it was newer but
+         *     equal, else `stale`. A SKU listed twice in one snapshot counts once (the first).
          *
          *     Rate-limit scopes: `ingest` and the stricter `ingest_inventory` (a call counts toward both).
          */
@@ -83,9 +88,12 @@ export interface paths {
          *     A shipment updates the lines' `quantity_shipped`, the order's status (`partially_shipped`
          *     or `shipped`) and `version`, and moves the order to the head of the orders change feed.
          *
-         *     Shipments are identified by `external_id`. Sending a shipment again with the same lines is
-         *     `unchanged`, or `updated` if only its carrier or tracking details differ; sending it with
-         *     different lines fails with `shipment_conflict`.
+         *     Shipments are identified by `external_id`, and their order and lines are fixed once
+         *     recorded. Sending a shipment again with the same order and lines is `unchanged` when
+         *     nothing else differs, and `updated` when other details (carrier, service, tracking,
+         *     `shipped_at`, location) changed, e.g. to correct a tracking number; that refreshes the
+         *     order's shipment summary and gives the order a new `version`. Sending it with another
+         *     order or other lines fails with `shipment_conflict`.
          *
          *     Rate-limit scope: `ingest`.
          */
@@ -121,7 +129,9 @@ export interface paths {
          *     `source_updated_at` is not newer than the stored one is `stale`.
          *
          *     Every new version of a return emits a `return.created` or `return.updated` event (and
-         *     `return.cancelled` on entering `cancelled`).
+         *     `return.cancelled` on entering `cancelled`). A return that changes a line's
+         *     `quantity_returned` also gives the order a new `version` and moves it in the orders
+         *     change feed.
          *
          *     Rate-limit scope: `ingest`.
          */
@@ -161,8 +171,10 @@ export interface paths {
          *     already recorded for this return is `unchanged`.
          *
          *     The first disposition moves the return to `received`; when every item is fully
-         *     dispositioned the return becomes `completed`. Each disposition emits a
-         *     `return.disposition.created` event.
+         *     dispositioned the return becomes `completed`. Each disposition is applied as a new version
+         *     of the return and emits `return.disposition.created` and `return.updated` (plus
+         *     `return.completed` for the one that completes the return), each carrying the return at
+         *     that version.
          *
          *     `404` is answered at once only when `return_id` has the form of a server id (`ret_` and a
          *     ULID) and no stored return of your account has that id or that `external_id`; any other
@@ -761,7 +773,8 @@ export interface webhooks {
 export interface components {
     schemas: {
         /**
-         * @description A decimal amount as a string, up to 15 integer digits and 4 decimals, in the order's `currency`.
+         * @description A decimal amount as a string (`"19.99"`), up to 15 integer digits and 4 decimals, in the
+         *     order's `currency`. Returned as sent.
          * @example 19.99
          */
         Money: string;
@@ -771,7 +784,7 @@ export interface components {
          */
         Currency: string;
         /**
-         * @description Your own string key-value pairs, returned as sent. At most 50 keys of up to 40 characters, values of up to 500 characters.
+         * @description Your own string key-value pairs, returned as sent. At most 50 keys of 1-40 characters, values of up to 500 characters.
          * @example {
          *       "shopify_channel": "online_store"
          *     }
@@ -848,8 +861,8 @@ export interface components {
          * @example 2025-03-20T10:04:12.330Z
          */
         UpdatedAt: string;
-        /** @description A postal address. Returned exactly as sent. */
-        Address: {
+        /** @description A postal address. */
+        AddressInput: {
             name: string;
             company?: string;
             line1: string;
@@ -864,12 +877,33 @@ export interface components {
             /** Format: email */
             email?: string;
         };
-        /** @description The buyer. Every field is optional. Returned exactly as sent. */
-        Customer: {
+        /** @description A postal address as stored; members that were not sent are `null`. */
+        Address: {
+            name: string;
+            company: string | null;
+            line1: string;
+            line2: string | null;
+            city: string;
+            /** @description State, province or region. */
+            region: string | null;
+            postal_code: string | null;
+            /** @description ISO 3166-1 alpha-2 country code. */
+            country: string;
+            phone: string | null;
+            email: string | null;
+        };
+        /** @description The buyer. Every field is optional. */
+        CustomerInput: {
             name?: string;
             /** Format: email */
             email?: string;
             phone?: string;
+        };
+        /** @description The buyer as stored; members that were not sent are `null`. */
+        Customer: {
+            name: string | null;
+            email: string | null;
+            phone: string | null;
         };
         /** @description Order totals in the order's currency, as computed by your system (OISR does not recompute them). */
         OrderTotals: {
@@ -885,8 +919,8 @@ export interface components {
             tracking_number: string;
         };
         /**
-         * @description The status you set: `open` (the default), `on_hold` or `cancelled`. An order with shipments
-         *     cannot be cancelled.
+         * @description The status you set: `open`, `on_hold` or `cancelled`; left out, it is `open` (this clears a
+         *     hold). An order with shipments cannot be cancelled.
          * @enum {string}
          */
         OrderInputStatus: "open" | "on_hold" | "cancelled";
@@ -909,7 +943,7 @@ export interface components {
             sku: string;
             /** @description Product name as shown to the buyer. */
             name?: string;
-            /** @description Ordered quantity. Cannot drop below the quantity already shipped. */
+            /** @description Ordered quantity. Cannot drop below the quantity already shipped or returned. */
             quantity: number;
             unit_price: components["schemas"]["Money"];
         };
@@ -924,19 +958,18 @@ export interface components {
             order_number?: string;
             /** @description The sales channel or system the order comes from, e.g. `shopify` or `pos-12`. */
             source: string;
-            /** @default open */
-            status: components["schemas"]["OrderInputStatus"];
+            status?: components["schemas"]["OrderInputStatus"];
             currency: components["schemas"]["Currency"];
             /**
              * Format: date-time
              * @description When the buyer placed the order.
              */
             placed_at: string;
-            customer?: components["schemas"]["Customer"];
-            ship_to: components["schemas"]["Address"];
-            bill_to?: components["schemas"]["Address"];
+            customer?: components["schemas"]["CustomerInput"];
+            ship_to: components["schemas"]["AddressInput"];
+            bill_to?: components["schemas"]["AddressInput"];
             shipping_method?: string;
-            /** @description 1-500 lines. A shipped line cannot be removed. */
+            /** @description 1-500 lines, `line_id` unique. A line with shipped or returned quantity cannot be removed. */
             lines: components["schemas"]["OrderLineInput"][];
             totals?: components["schemas"]["OrderTotals"];
             metadata?: components["schemas"]["Metadata"];
@@ -964,7 +997,10 @@ export interface components {
             line_id: string;
             quantity: number;
         };
-        /** @description A shipment of the order, as ingested through `POST /ingest/shipments`. */
+        /**
+         * @description A shipment of the order, as recorded through `POST /ingest/shipments`, in its latest
+         *     state. Optional fields without a value are `null`.
+         */
         OrderShipment: {
             id: components["schemas"]["ShipmentId"];
             external_id: string;
@@ -979,12 +1015,8 @@ export interface components {
             location_id: string | null;
             lines: components["schemas"]["OrderShipmentLine"][];
             created_at: components["schemas"]["CreatedAt"];
-            updated_at: components["schemas"]["UpdatedAt"];
         };
-        /**
-         * @description An order as stored. Every field is present; optional fields without a value are `null`
-         *     (`metadata` is `{}`).
-         */
+        /** @description An order as stored. Every field is present; optional fields without a value are `null`. */
         Order: {
             id: components["schemas"]["OrderId"];
             external_id: string;
@@ -1000,7 +1032,7 @@ export interface components {
             shipping_method: string | null;
             lines: components["schemas"]["OrderLine"][];
             totals: components["schemas"]["OrderTotals"] | null;
-            metadata: components["schemas"]["Metadata"];
+            metadata: components["schemas"]["Metadata"] | null;
             /** Format: date-time */
             source_updated_at: string;
             /** @description The order's shipments, oldest first; empty when nothing has shipped. */
@@ -1116,7 +1148,8 @@ export interface components {
          *     You may create a return in any state but `completed`; updates must follow the arrows
          *     (sending the current status again is no transition). The first disposition moves a return
          *     that is not yet `received` to `received`; when every item is fully dispositioned it
-         *     becomes `completed`. Only `rejected` and `cancelled` returns are inactive: their
+         *     becomes `completed` (also when an update lowers a received return's items to what is
+         *     already dispositioned). Only `rejected` and `cancelled` returns are inactive: their
          *     quantities do not count toward the order's `quantity_returned`.
          * @enum {string}
          */
@@ -1163,11 +1196,6 @@ export interface components {
             requested_at: string;
             /**
              * Format: date-time
-             * @description When the goods arrived back, if your system knows.
-             */
-            received_at?: string;
-            /**
-             * Format: date-time
              * @description When the return last changed in your system. An update that is not newer than the
              *     stored value changes nothing (outcome `stale`).
              */
@@ -1202,13 +1230,13 @@ export interface components {
             requested_at: string;
             /**
              * Format: date-time
-             * @description As you sent it; when the first disposition moves the return to `received` and you sent
-             *     none, the `decided_at` of that disposition.
+             * @description When OISR recorded the return entering `received` (by your status update or by its
+             *     first disposition); `null` before.
              */
-            received_at: string | null;
+            readonly received_at: string | null;
             /**
              * Format: date-time
-             * @description The `decided_at` of the disposition that completed the return; `null` until then.
+             * @description When OISR recorded the return entering `completed`; `null` before.
              */
             readonly completed_at: string | null;
             /** @description The return's dispositions, in the order they were recorded. */
@@ -1337,17 +1365,17 @@ export interface components {
          *     | `line_not_found` | the order has no line with that `line_id` |
          *     | `duplicate_line_id` | the same `line_id` appears twice in one order, shipment or return |
          *     | `line_below_shipped` | a line's quantity would drop below its shipped quantity |
-         *     | `line_removal_forbidden` | a shipped line would be removed |
+         *     | `line_removal_forbidden` | a line with shipped or returned quantity would be removed |
          *     | `quantity_exceeds_ordered` | a shipment would ship more than was ordered |
-         *     | `shipment_conflict` | a shipment with this `external_id` exists with other lines |
+         *     | `shipment_conflict` | a shipment with this `external_id` exists for another order or with other lines |
          *     | `return_not_found` | no return with that id or `external_id` |
          *     | `return_closed` | the return is `rejected` or `cancelled` |
-         *     | `return_quantity_exceeded` | active returns would exceed the ordered quantity of a line |
+         *     | `return_quantity_exceeded` | active returns would exceed the ordered quantity of a line (also when an order update lowers a line below its returned quantity) |
          *     | `invalid_status_transition` | the status change is not allowed by the state machine |
          *     | `line_not_in_return` | the return has no item with that `line_id` |
          *     | `disposition_quantity_exceeded` | dispositions would exceed the returned quantity of a line |
          *     | `item_below_dispositioned` | a return item's quantity would drop below what is dispositioned |
-         *     | `currency_mismatch` | the currency differs from the stored order's |
+         *     | `currency_mismatch` | an order's currency would change after it has shipments or returns |
          * @enum {string}
          */
         ItemErrorCode: "order_not_found" | "order_cancelled" | "order_has_shipments" | "line_not_found" | "duplicate_line_id" | "line_below_shipped" | "line_removal_forbidden" | "quantity_exceeds_ordered" | "shipment_conflict" | "return_not_found" | "return_closed" | "return_quantity_exceeded" | "invalid_status_transition" | "line_not_in_return" | "disposition_quantity_exceeded" | "item_below_dispositioned" | "currency_mismatch";
@@ -1419,8 +1447,8 @@ export interface components {
         FieldError: {
             /**
              * @description JSON Pointer (RFC 6901) into the request body, e.g. `/orders/0/lines/1/quantity`; for a
-             *     parameter, `/query/{name}`, `/path/{name}` or `/header/{name}` (no request body has a
-             *     top-level member of those names).
+             *     parameter, `/query/{name}`, `/params/{name}` (path) or `/headers/{lower-case name}`
+             *     (no request body has a top-level member of those names).
              */
             pointer: string;
             /**
@@ -1470,9 +1498,9 @@ export interface components {
         /** @description The event types to deliver (at least one, no duplicates). */
         WebhookEvents: components["schemas"]["WebhookEventType"][];
         /**
-         * @description The signing secret: `whsec_` and a base64 key. Shown only when the subscription is created
-         *     and when the secret is rotated.
-         * @example whsec_1FoMg02uxWdtssJ41OuEVKxJRZFBLqqX
+         * @description The signing secret: `whsec_` and a base64 key (32 random bytes). Shown only when the
+         *     subscription is created and when the secret is rotated.
+         * @example whsec_buDs2IMBU7kJbEBTDxo0v24P9EoRjWTF1Bb+ZISQE+E=
          */
         WebhookSecret: string;
         WebhookSubscription: {
@@ -1883,10 +1911,10 @@ export interface components {
          */
         SubscriptionId: string;
         /**
-         * @description The event id; the same on every attempt. Use it to deduplicate.
+         * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
          * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
          */
-        WebhookIdHeader: components["schemas"]["EventId"];
+        WebhookIdHeader: string;
         /**
          * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
          *     timestamp is more than a few minutes away from your clock.
@@ -3046,7 +3074,16 @@ export interface operations {
     getOpenApiDocument: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
+                 *     ignored, never rejected.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -3064,6 +3101,8 @@ export interface operations {
                         openapi: "3.1.0";
                         info: Record<string, never>;
                         paths: Record<string, never>;
+                    } & {
+                        [key: string]: unknown;
                     };
                 };
             };
@@ -3120,7 +3159,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The event id; the same on every attempt. Use it to deduplicate.
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
                  * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -3161,7 +3200,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The event id; the same on every attempt. Use it to deduplicate.
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
                  * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -3202,7 +3241,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The event id; the same on every attempt. Use it to deduplicate.
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
                  * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -3243,7 +3282,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The event id; the same on every attempt. Use it to deduplicate.
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
                  * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -3284,7 +3323,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The event id; the same on every attempt. Use it to deduplicate.
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
                  * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];
@@ -3325,7 +3364,7 @@ export interface operations {
             query?: never;
             header: {
                 /**
-                 * @description The event id; the same on every attempt. Use it to deduplicate.
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
                  * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
                  */
                 "webhook-id": components["parameters"]["WebhookIdHeader"];

@@ -74,14 +74,27 @@ export async function getRecord(ctx: Context, requestId: string, options?: Reque
     ...init(ctx, options),
   });
   if (!response.ok || !data) throw errorFromResponse(response, error);
-  return { record: data as RequestRecord, retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()) };
+  return {
+    record: data as RequestRecord,
+    retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
+  };
 }
 
-export function waitFor(ctx: Context, requestId: string, options: WaitForOptions = {}, initialDelayMs = 0): Promise<RequestRecord> {
-  return pollUntilFinal(requestId, (signal) => getRecord(ctx, requestId, { ...(signal ? { signal } : {}) }), options, {
-    ...ctx.pollTiming,
-    initialDelayMs,
-  });
+export function waitFor(
+  ctx: Context,
+  requestId: string,
+  options: WaitForOptions = {},
+  initialDelayMs = 0,
+): Promise<RequestRecord> {
+  return pollUntilFinal(
+    requestId,
+    (signal) => getRecord(ctx, requestId, { ...(signal ? { signal } : {}) }),
+    options,
+    {
+      ...ctx.pollTiming,
+      initialDelayMs,
+    },
+  );
 }
 
 /** Ingest, then wait until the request is final; throws `RequestFailedError` unless it succeeded. */

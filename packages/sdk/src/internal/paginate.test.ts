@@ -27,7 +27,10 @@ describe("iterateItems", () => {
   });
 
   it("stops when the server repeats a cursor instead of looping for ever", async () => {
-    const fetch = pages({ "": { data: ["a"], next_cursor: "c1", has_more: true }, c1: { data: ["b"], next_cursor: "c1", has_more: true } });
+    const fetch = pages({
+      "": { data: ["a"], next_cursor: "c1", has_more: true },
+      c1: { data: ["b"], next_cursor: "c1", has_more: true },
+    });
     const out: string[] = [];
     for await (const x of iterateItems(fetch)) out.push(x);
     expect(out).toEqual(["a", "b"]);
@@ -84,10 +87,14 @@ describe("changeFeed", () => {
     const sleeps: number[] = [];
     const controller = new AbortController();
     const items: string[] = [];
-    for await (const { item } of changeFeed(fetch, { intervalMs: 1_234, signal: controller.signal }, async (ms) => {
-      sleeps.push(ms);
-      if (sleeps.length === 3) controller.abort();
-    })) {
+    for await (const { item } of changeFeed(
+      fetch,
+      { intervalMs: 1_234, signal: controller.signal },
+      async (ms) => {
+        sleeps.push(ms);
+        if (sleeps.length === 3) controller.abort();
+      },
+    )) {
       items.push(item);
     }
     expect(items).toEqual(["o1", "o2"]);
@@ -97,7 +104,10 @@ describe("changeFeed", () => {
 
   it("ends quietly when aborted while asleep", async () => {
     const controller = new AbortController();
-    const fetch = pages({ "": { data: [], next_cursor: "c0", has_more: false }, c0: { data: [], next_cursor: "c0", has_more: false } });
+    const fetch = pages({
+      "": { data: [], next_cursor: "c0", has_more: false },
+      c0: { data: [], next_cursor: "c0", has_more: false },
+    });
     const it = changeFeed(fetch, { signal: controller.signal, intervalMs: 60_000 });
     const next = it.next();
     await new Promise((r) => setTimeout(r, 10));

@@ -10,7 +10,11 @@ export interface Page<T> {
 export type FetchPage<T> = (cursor: string | undefined, signal: AbortSignal | undefined) => Promise<Page<T>>;
 
 /** Every item of every page, following `next_cursor` while `has_more`. */
-export async function* iterateItems<T>(fetchPage: FetchPage<T>, startCursor?: string, signal?: AbortSignal): AsyncGenerator<T, void, undefined> {
+export async function* iterateItems<T>(
+  fetchPage: FetchPage<T>,
+  startCursor?: string,
+  signal?: AbortSignal,
+): AsyncGenerator<T, void, undefined> {
   let cursor = startCursor;
   for (;;) {
     const page = await fetchPage(cursor, signal);

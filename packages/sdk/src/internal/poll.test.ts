@@ -40,17 +40,44 @@ describe("pollUntilFinal", () => {
 
   it("backs off from 100 ms doubling to a 2 s cap and returns the final record", async () => {
     const sleeps: number[] = [];
-    const statuses = ["pending", "pending", "processing", "processing", "processing", "processing", "processing", "processing", "succeeded"] as const;
+    const statuses = [
+      "pending",
+      "pending",
+      "processing",
+      "processing",
+      "processing",
+      "processing",
+      "processing",
+      "processing",
+      "succeeded",
+    ] as const;
     const fetch = sequence(statuses.map((s) => record(s, s === "pending" ? 0 : 1)));
-    const final = await pollUntilFinal("r", fetch, {}, { ...noJitter, sleep: async (ms) => void sleeps.push(ms) });
+    const final = await pollUntilFinal(
+      "r",
+      fetch,
+      {},
+      { ...noJitter, sleep: async (ms) => void sleeps.push(ms) },
+    );
     expect(final.status).toBe("succeeded");
     expect(sleeps).toEqual([100, 200, 400, 800, 1_600, 2_000, 2_000, 2_000]);
   });
 
   it("calls onProgress once per status or attempts change", async () => {
     const seen: string[] = [];
-    const fetch = sequence([record("pending"), record("pending"), record("processing", 1), record("processing", 1), record("processing", 2), record("dead", 5)]);
-    const final = await pollUntilFinal("r", fetch, { onProgress: (r) => seen.push(`${r.status}#${r.attempts}`) }, { ...noJitter, sleep: async () => {} });
+    const fetch = sequence([
+      record("pending"),
+      record("pending"),
+      record("processing", 1),
+      record("processing", 1),
+      record("processing", 2),
+      record("dead", 5),
+    ]);
+    const final = await pollUntilFinal(
+      "r",
+      fetch,
+      { onProgress: (r) => seen.push(`${r.status}#${r.attempts}`) },
+      { ...noJitter, sleep: async () => {} },
+    );
     expect(final.status).toBe("dead");
     expect(seen).toEqual(["pending#0", "processing#1", "processing#2", "dead#5"]);
   });
@@ -88,7 +115,12 @@ describe("pollUntilFinal", () => {
   it("returns at once when a resumed wait finds the request already final", async () => {
     const fetch = sequence([record("failed", 1)]);
     const sleeps: number[] = [];
-    const final = await pollUntilFinal("r", fetch, {}, { ...noJitter, sleep: async (ms) => void sleeps.push(ms) });
+    const final = await pollUntilFinal(
+      "r",
+      fetch,
+      {},
+      { ...noJitter, sleep: async (ms) => void sleeps.push(ms) },
+    );
     expect(final.status).toBe("failed");
     expect(sleeps).toEqual([]);
     expect(fetch.calls).toBe(1);

@@ -20,10 +20,16 @@ export interface PollTiming {
   random?: () => number;
 }
 
-export const DEFAULT_POLL_TIMING: PollTiming = { initialDelayMs: 0, firstIntervalMs: 100, maxIntervalMs: 2_000 };
+export const DEFAULT_POLL_TIMING: PollTiming = {
+  initialDelayMs: 0,
+  firstIntervalMs: 100,
+  maxIntervalMs: 2_000,
+};
 export const DEFAULT_WAIT_TIMEOUT_MS = 300_000;
 
-export type FetchRecord = (signal: AbortSignal | undefined) => Promise<{ record: RequestRecord; retryAfterMs: number | undefined }>;
+export type FetchRecord = (
+  signal: AbortSignal | undefined,
+) => Promise<{ record: RequestRecord; retryAfterMs: number | undefined }>;
 
 const FINAL = new Set<RequestRecord["status"]>(["succeeded", "failed", "dead"]);
 
@@ -50,7 +56,9 @@ export async function pollUntilFinal(
   const timer = Number.isFinite(timeoutMs)
     ? setTimeout(() => {
         const where = last ? `still ${last.status} after ${last.attempts} attempt(s)` : "no answer yet";
-        deadline.abort(new TimeoutError(`Request ${requestId}: ${where} when the ${timeoutMs} ms wait ran out`, timeoutMs));
+        deadline.abort(
+          new TimeoutError(`Request ${requestId}: ${where} when the ${timeoutMs} ms wait ran out`, timeoutMs),
+        );
       }, timeoutMs)
     : undefined;
   const combined = anySignal([options.signal, deadline.signal]);
@@ -64,7 +72,8 @@ export async function pollUntilFinal(
         // The transport rejects with the signal's reason; make sure it is ours when we timed out.
         throw signal.aborted ? signal.reason : err;
       });
-      if (!last || last.status !== record.status || last.attempts !== record.attempts) options.onProgress?.(record);
+      if (!last || last.status !== record.status || last.attempts !== record.attempts)
+        options.onProgress?.(record);
       last = record;
       if (isFinal(record)) return record;
       const jittered = Math.round(interval * (0.9 + 0.2 * random()));

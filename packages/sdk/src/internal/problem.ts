@@ -1,4 +1,11 @@
-import { ApiError, AuthenticationError, ConflictError, NotFoundError, RateLimitError, ValidationError } from "../errors.ts";
+import {
+  ApiError,
+  AuthenticationError,
+  ConflictError,
+  NotFoundError,
+  RateLimitError,
+  ValidationError,
+} from "../errors.ts";
 import type { ProblemDetails } from "../types.ts";
 import { serverDelayMs } from "./retry-policy.ts";
 
@@ -26,7 +33,8 @@ export function errorFromResponse(response: Response, body: unknown): ApiError {
 function asProblem(body: unknown, response: Response): ProblemDetails {
   if (body !== null && typeof body === "object" && !Array.isArray(body)) {
     const p = body as Partial<ProblemDetails>;
-    if (typeof p.status === "number" || typeof p.code === "string" || typeof p.title === "string") return body as ProblemDetails;
+    if (typeof p.status === "number" || typeof p.code === "string" || typeof p.title === "string")
+      return body as ProblemDetails;
   }
   // Not problem+json (a proxy's HTML page, an empty 502…): synthesise one so callers see one shape.
   const text = typeof body === "string" && body.length > 0 ? body.slice(0, 200) : undefined;

@@ -54,7 +54,9 @@ export function decideRetry(outcome: AttemptOutcome, config: RetryConfig, ctx: R
   if (ctx.retryIndex >= config.maxRetries) return { retry: false };
 
   if (outcome.kind !== "response") {
-    return ctx.idempotent ? { retry: true, delayMs: backoffDelay(ctx.retryIndex, config, ctx.random) } : { retry: false };
+    return ctx.idempotent
+      ? { retry: true, delayMs: backoffDelay(ctx.retryIndex, config, ctx.random) }
+      : { retry: false };
   }
 
   const { status, headers } = outcome;

@@ -1,5 +1,11 @@
 /** Rate-limit scopes of the API (contract section 8). */
-export type RateLimitScope = "ingest" | "ingest_inventory" | "orders_read" | "requests_read" | "returns_read" | "webhooks";
+export type RateLimitScope =
+  | "ingest"
+  | "ingest_inventory"
+  | "orders_read"
+  | "requests_read"
+  | "returns_read"
+  | "webhooks";
 
 /**
  * The scopes a call counts toward, from its method and its path relative to the base URL
@@ -39,7 +45,8 @@ export function isIngest(method: string, relativePath: string): boolean {
 export function relativePath(url: string, basePath: string): string {
   const { pathname } = new URL(url);
   const base = basePath.replace(/\/+$/, "");
-  if (base && (pathname === base || pathname.startsWith(`${base}/`))) return pathname.slice(base.length) || "/";
+  if (base && (pathname === base || pathname.startsWith(`${base}/`)))
+    return pathname.slice(base.length) || "/";
   const v2 = pathname.indexOf("/v2/");
   return v2 >= 0 ? pathname.slice(v2 + 3) : pathname;
 }

@@ -19,7 +19,12 @@ export function scriptedFetch(script: Scripted[]): {
   return {
     calls,
     async fetch(request) {
-      calls.push({ method: request.method, url: request.url, headers: new Headers(request.headers), body: await request.text() });
+      calls.push({
+        method: request.method,
+        url: request.url,
+        headers: new Headers(request.headers),
+        body: await request.text(),
+      });
       const step = script[Math.min(i++, script.length - 1)];
       if (step instanceof Error) throw step;
       if (typeof step === "function") return step(request);
@@ -36,9 +41,22 @@ export function json(body: unknown, status = 200, headers: Record<string, string
   });
 }
 
-export function problem(status: number, code: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}): Response {
+export function problem(
+  status: number,
+  code: string,
+  headers: Record<string, string> = {},
+  extra: Record<string, unknown> = {},
+): Response {
   return json(
-    { type: `https://oisr.dev/problems/${code}`, title: code, status, detail: `${code} detail`, trace_id: "0af7651916cd43dd8448eb211c80319c", code, ...extra },
+    {
+      type: `https://oisr.dev/problems/${code}`,
+      title: code,
+      status,
+      detail: `${code} detail`,
+      trace_id: "0af7651916cd43dd8448eb211c80319c",
+      code,
+      ...extra,
+    },
     status,
     headers,
   );
@@ -63,7 +81,12 @@ export function fakeApi(routes: Record<string, Scripted | Scripted[]>): {
     calls,
     async fetch(request) {
       const url = new URL(request.url);
-      calls.push({ method: request.method, url: request.url, headers: new Headers(request.headers), body: await request.clone().text() });
+      calls.push({
+        method: request.method,
+        url: request.url,
+        headers: new Headers(request.headers),
+        body: await request.clone().text(),
+      });
       const path = url.pathname.replace(/^\/v2/, "");
       const route = table.find((r) => r.method === request.method && r.re.test(path));
       if (!route) return json({ status: 404, code: "not_found", title: "Not found" }, 404);

@@ -11,7 +11,12 @@ const WINDOW_MS = 60_000;
  * counted, headers of the scope with the fewest remaining, random latency both ways (so
  * responses arrive out of order).
  */
-function rateLimitedServer(opts: { limits: Partial<Record<RateLimitScope, number>>; resetRounding: "ceil" | "floor"; dateHeader: boolean; seed?: number }) {
+function rateLimitedServer(opts: {
+  limits: Partial<Record<RateLimitScope, number>>;
+  resetRounding: "ceil" | "floor";
+  dateHeader: boolean;
+  seed?: number;
+}) {
   const counted = new Map<RateLimitScope, number[]>();
   let seed = opts.seed ?? 42;
   const rand = () => {
@@ -25,7 +30,9 @@ function rateLimitedServer(opts: { limits: Partial<Record<RateLimitScope, number
   async function fetch(request: Request): Promise<Response> {
     await latency();
     const t = Date.now();
-    const scopes = scopesFor(request.method, relativePath(request.url, "/v2")).filter((s) => opts.limits[s] !== undefined);
+    const scopes = scopesFor(request.method, relativePath(request.url, "/v2")).filter(
+      (s) => opts.limits[s] !== undefined,
+    );
     const views = scopes.map((scope) => {
       const log = counted.get(scope) ?? [];
       while (log.length > 0 && (log[0] as number) <= t - WINDOW_MS) log.shift();
@@ -77,29 +84,48 @@ describe("throttle", () => {
     ["reset rounded up, with Date header", "ceil", true],
     ["reset rounded down, with Date header", "floor", true],
     ["reset rounded down, no Date header", "floor", false],
-  ] as const)("spreads a burst of 1000 ingests over the window without a single 429 (%s)", async (_name, resetRounding, dateHeader) => {
-    vi.useFakeTimers({ now: Date.UTC(2025, 0, 1, 12, 0, 0, 300) });
-    const server = rateLimitedServer({ limits: { ingest: 600 }, resetRounding, dateHeader });
-    const transport = createTransport({ fetch: server.fetch, basePath: "/v2", timeoutMs: 0, throttle: createThrottle() });
-    const started = Date.now();
-    const calls = Array.from({ length: 1000 }, (_, i) =>
-      transport(new Request(`${BASE}/ingest/orders`, { method: "POST", body: `{"orders":[{"n":${i}}]}` })),
-    );
-    const responses = await settle(calls);
-    expect(server.stats.refused).toBe(0);
-    expect(responses.every((r) => r.status === 200)).toBe(true);
-    expect(server.stats.accepted).toBe(1000);
-    // 600 in the first window, the rest as soon as the first ones leave it (not minutes later).
-    expect(Date.now() - started).toBeGreaterThan(WINDOW_MS);
-    expect(Date.now() - started).toBeLessThan(WINDOW_MS + 15_000);
-  });
+  ] as const)(
+    "spreads a burst of 1000 ingests over the window without a single 429 (%s)",
+    async (_name, resetRounding, dateHeader) => {
+      vi.useFakeTimers({ now: Date.UTC(2025, 0, 1, 12, 0, 0, 300) });
+      const server = rateLimitedServer({ limits: { ingest: 600 }, resetRounding, dateHeader });
+      const transport = createTransport({
+        fetch: server.fetch,
+        basePath: "/v2",
+        timeoutMs: 0,
+        throttle: createThrottle(),
+      });
+      const started = Date.now();
+      const calls = Array.from({ length: 1000 }, (_, i) =>
+        transport(new Request(`${BASE}/ingest/orders`, { method: "POST", body: `{"orders":[{"n":${i}}]}` })),
+      );
+      const responses = await settle(calls);
+      expect(server.stats.refused).toBe(0);
+      expect(responses.every((r) => r.status === 200)).toBe(true);
+      expect(server.stats.accepted).toBe(1000);
+      // 600 in the first window, the rest as soon as the first ones leave it (not minutes later).
+      expect(Date.now() - started).toBeGreaterThan(WINDOW_MS);
+      expect(Date.now() - started).toBeLessThan(WINDOW_MS + 15_000);
+    },
+  );
 
   it("paces inventory calls by the stricter scope while order ingests share the wider one", async () => {
     vi.useFakeTimers({ now: Date.UTC(2025, 0, 1, 12, 0, 0) });
-    const server = rateLimitedServer({ limits: { ingest: 100, ingest_inventory: 20 }, resetRounding: "ceil", dateHeader: true });
-    const transport = createTransport({ fetch: server.fetch, basePath: "/v2", timeoutMs: 0, throttle: createThrottle() });
+    const server = rateLimitedServer({
+      limits: { ingest: 100, ingest_inventory: 20 },
+      resetRounding: "ceil",
+      dateHeader: true,
+    });
+    const transport = createTransport({
+      fetch: server.fetch,
+      basePath: "/v2",
+      timeoutMs: 0,
+      throttle: createThrottle(),
+    });
     const calls = Array.from({ length: 150 }, (_, i) =>
-      transport(new Request(`${BASE}/ingest/${i % 3 === 0 ? "inventory" : "orders"}`, { method: "POST", body: "{}" })),
+      transport(
+        new Request(`${BASE}/ingest/${i % 3 === 0 ? "inventory" : "orders"}`, { method: "POST", body: "{}" }),
+      ),
     );
     await settle(calls);
     expect(server.stats.refused).toBe(0);
@@ -108,9 +134,20 @@ describe("throttle", () => {
 
   it("keeps scopes apart: reads are not held back by an exhausted ingest scope", async () => {
     vi.useFakeTimers({ now: Date.UTC(2025, 0, 1, 12, 0, 0) });
-    const server = rateLimitedServer({ limits: { ingest: 5, orders_read: 100 }, resetRounding: "ceil", dateHeader: true });
-    const transport = createTransport({ fetch: server.fetch, basePath: "/v2", timeoutMs: 0, throttle: createThrottle() });
-    const ingests = Array.from({ length: 10 }, () => transport(new Request(`${BASE}/ingest/orders`, { method: "POST", body: "{}" })));
+    const server = rateLimitedServer({
+      limits: { ingest: 5, orders_read: 100 },
+      resetRounding: "ceil",
+      dateHeader: true,
+    });
+    const transport = createTransport({
+      fetch: server.fetch,
+      basePath: "/v2",
+      timeoutMs: 0,
+      throttle: createThrottle(),
+    });
+    const ingests = Array.from({ length: 10 }, () =>
+      transport(new Request(`${BASE}/ingest/orders`, { method: "POST", body: "{}" })),
+    );
     await vi.advanceTimersByTimeAsync(5_000);
     const read = transport(new Request(`${BASE}/orders`));
     let readDone = false;
@@ -131,7 +168,10 @@ describe("throttle", () => {
     const waiting = throttle.acquire(["webhooks"], controller.signal);
     controller.abort();
     await expect(waiting).rejects.toMatchObject({ name: "AbortError" });
-    throttle.complete(first, new Response(null, { headers: { "x-ratelimit-remaining": "10", "x-ratelimit-reset": "1735732860" } }));
+    throttle.complete(
+      first,
+      new Response(null, { headers: { "x-ratelimit-remaining": "10", "x-ratelimit-reset": "1735732860" } }),
+    );
     expect(throttle.snapshot().webhooks).toMatchObject({ known: true, budget: 10, inFlight: 0 });
   });
 
@@ -139,7 +179,10 @@ describe("throttle", () => {
     vi.useFakeTimers({ now: Date.UTC(2025, 0, 1, 12, 0, 0) });
     const throttle = createThrottle({ resetMarginMs: 0 });
     const t = await throttle.acquire(["orders_read"]);
-    throttle.complete(t, new Response(null, { status: 429, headers: { "retry-after": "3", "x-ratelimit-remaining": "0" } }));
+    throttle.complete(
+      t,
+      new Response(null, { status: 429, headers: { "retry-after": "3", "x-ratelimit-remaining": "0" } }),
+    );
     let granted = false;
     void throttle.acquire(["orders_read"]).then(() => {
       granted = true;

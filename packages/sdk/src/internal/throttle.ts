@@ -119,7 +119,8 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       clearTimeout(s.timer);
       s.timer = undefined;
     }
-    if (s.waiters.length > 0 && s.known && s.budget <= 0 && s.resetAt !== undefined) {
+    // With calls in flight, their completions pump; a timer then would only spin.
+    if (s.waiters.length > 0 && s.known && s.budget <= 0 && s.resetAt !== undefined && s.inFlight === 0) {
       s.timer = setTimeout(
         () => {
           s.timer = undefined;
@@ -195,7 +196,8 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
 
     snapshot() {
       const out: ReturnType<Throttle["snapshot"]> = {};
-      for (const [scope, s] of states) out[scope] = { known: s.known, budget: s.budget, inFlight: s.inFlight, limit: s.limit };
+      for (const [scope, s] of states)
+        out[scope] = { known: s.known, budget: s.budget, inFlight: s.inFlight, limit: s.limit };
       return out;
     },
   };
@@ -211,7 +213,8 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       const retryAfter = parseRetryAfter(headers.get("retry-after"), t);
       if (retryAfter !== undefined) reset = Math.max(reset ?? 0, t + retryAfter);
     }
-    if (reset !== undefined) s.resetAt = s.resetAt === undefined || s.resetAt < t ? reset : Math.max(s.resetAt, reset);
+    if (reset !== undefined)
+      s.resetAt = s.resetAt === undefined || s.resetAt < t ? reset : Math.max(s.resetAt, reset);
 
     if (response.status === 429) {
       // Someone else spends this account's limit too: stop until the reset.

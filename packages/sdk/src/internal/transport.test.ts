@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionError, TimeoutError } from "../errors.ts";
-import { createTransport, type TransportConfig } from "./transport.ts";
 import { json, problem, type Scripted, scriptedFetch } from "./test-utils.ts";
+import { createTransport, randomUuid, type TransportConfig } from "./transport.ts";
 
 const BASE = "https://api.test/v2";
 const ack = () => json({ message: "accepted", request_id: "0193", trace_id: "t" }, 202);
@@ -25,7 +25,12 @@ function setup(script: Scripted[], config: Partial<TransportConfig> = {}) {
 }
 
 const post = (path: string, body: unknown, init: RequestInit = {}) =>
-  new Request(`${BASE}${path}`, { method: "POST", body: JSON.stringify(body), headers: { "content-type": "application/json" }, ...init });
+  new Request(`${BASE}${path}`, {
+    method: "POST",
+    body: JSON.stringify(body),
+    headers: { "content-type": "application/json" },
+    ...init,
+  });
 
 afterEach(() => {
   vi.useRealTimers();
@@ -33,7 +38,11 @@ afterEach(() => {
 
 describe("idempotency keys", () => {
   it("generates one key per ingest call and reuses it, with the same body, on every retry", async () => {
-    const { transport, calls } = setup([problem(503, "service_unavailable"), new TypeError("fetch failed"), ack()]);
+    const { transport, calls } = setup([
+      problem(503, "service_unavailable"),
+      new TypeError("fetch failed"),
+      ack(),
+    ]);
     const res = await transport(post("/ingest/orders", { orders: [{ external_id: "A-1" }] }));
     expect(res.status).toBe(202);
     expect(calls).toHaveLength(3);
@@ -68,7 +77,10 @@ describe("idempotency keys", () => {
 
 describe("retries", () => {
   it("waits for Retry-After on 429, then succeeds", async () => {
-    const { transport, calls, sleeps } = setup([problem(429, "rate_limited", { "retry-after": "2", "x-ratelimit-remaining": "0" }), ack()]);
+    const { transport, calls, sleeps } = setup([
+      problem(429, "rate_limited", { "retry-after": "2", "x-ratelimit-remaining": "0" }),
+      ack(),
+    ]);
     const res = await transport(post("/ingest/orders", { orders: [] }));
     expect(res.status).toBe(202);
     expect(calls).toHaveLength(2);
@@ -151,10 +163,29 @@ describe("timeouts and abort", () => {
     const server = scriptedFetch([problem(503, "service_unavailable", { "retry-after": "30" })]);
     const transport = createTransport({ fetch: server.fetch, basePath: "/v2", timeoutMs: 0 });
     const controller = new AbortController();
-    const p = transport(new Request(`${BASE}/orders`, { signal: controller.signal })).catch((e: unknown) => e);
+    const p = transport(new Request(`${BASE}/orders`, { signal: controller.signal })).catch(
+      (e: unknown) => e,
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     controller.abort(new Error("shutting down"));
     expect(await p).toEqual(new Error("shutting down"));
     expect(server.calls).toHaveLength(1);
+  });
+});
+
+describe("randomUuid", () => {
+  it("makes v4 UUIDs also where crypto.randomUUID is missing (browsers outside secure contexts)", () => {
+    // Shadow the prototype's method with an own property, as an insecure browser context lacks it.
+    Object.defineProperty(globalThis.crypto, "randomUUID", { value: undefined, configurable: true });
+    try {
+      expect(globalThis.crypto.randomUUID).toBeUndefined();
+      const ids = new Set(Array.from({ length: 100 }, randomUuid));
+      expect(ids.size).toBe(100);
+      for (const id of ids)
+        expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      delete (globalThis.crypto as { randomUUID?: unknown }).randomUUID;
+    }
+    expect(typeof globalThis.crypto.randomUUID).toBe("function");
   });
 });

@@ -54,7 +54,7 @@ export function createTransport(config: TransportConfig): Transport {
   const random = config.random ?? Math.random;
   const now = config.now ?? Date.now;
   const sleep = config.sleep ?? defaultSleep;
-  const uuid = config.uuid ?? (() => globalThis.crypto.randomUUID());
+  const uuid = config.uuid ?? randomUuid;
 
   return async function transport(request, call = {}) {
     const callerSignal = request.signal;
@@ -71,12 +71,18 @@ export function createTransport(config: TransportConfig): Transport {
 
     for (let attempt = 0; ; attempt++) {
       throwIfAborted(callerSignal);
-      const ticket = config.throttle && scopes.length > 0 ? await config.throttle.acquire(scopes, callerSignal) : undefined;
+      const ticket =
+        config.throttle && scopes.length > 0
+          ? await config.throttle.acquire(scopes, callerSignal)
+          : undefined;
 
       const timeout = new AbortController();
       const timer =
         timeoutMs > 0 && Number.isFinite(timeoutMs)
-          ? setTimeout(() => timeout.abort(new TimeoutError(`Request timed out after ${timeoutMs} ms`, timeoutMs)), timeoutMs)
+          ? setTimeout(
+              () => timeout.abort(new TimeoutError(`Request timed out after ${timeoutMs} ms`, timeoutMs)),
+              timeoutMs,
+            )
           : undefined;
       const combined = anySignal([callerSignal, timeout.signal]);
 
@@ -92,12 +98,19 @@ export function createTransport(config: TransportConfig): Transport {
           throw callerSignal.reason;
         }
         if (timeout.signal.aborted) {
-          failure = new TimeoutError(`${method} ${path} timed out after ${timeoutMs} ms (attempt ${attempt + 1})`, timeoutMs, {
-            cause: err,
-          });
+          failure = new TimeoutError(
+            `${method} ${path} timed out after ${timeoutMs} ms (attempt ${attempt + 1})`,
+            timeoutMs,
+            {
+              cause: err,
+            },
+          );
           outcome = { kind: "timeout" };
         } else {
-          failure = new ConnectionError(`${method} ${path} failed: ${describe(err)} (attempt ${attempt + 1})`, { cause: err });
+          failure = new ConnectionError(
+            `${method} ${path} failed: ${describe(err)} (attempt ${attempt + 1})`,
+            { cause: err },
+          );
           outcome = { kind: "network" };
         }
       } finally {
@@ -107,7 +120,11 @@ export function createTransport(config: TransportConfig): Transport {
       }
       if (ticket) config.throttle?.complete(ticket, response);
 
-      const decision = decideRetry(outcome, { ...retry, maxRetries }, { retryIndex: attempt, idempotent, now: now(), random });
+      const decision = decideRetry(
+        outcome,
+        { ...retry, maxRetries },
+        { retryIndex: attempt, idempotent, now: now(), random },
+      );
       if (!decision.retry) {
         if (response) return response;
         throw failure;
@@ -118,6 +135,19 @@ export function createTransport(config: TransportConfig): Transport {
       await sleep(decision.delayMs, callerSignal);
     }
   };
+}
+
+/**
+ * A v4 UUID. `crypto.randomUUID` only exists in secure contexts (https, localhost) in browsers;
+ * `getRandomValues` exists everywhere.
+ */
+export function randomUuid(): string {
+  if (typeof globalThis.crypto.randomUUID === "function") return globalThis.crypto.randomUUID();
+  const b = globalThis.crypto.getRandomValues(new Uint8Array(16));
+  b[6] = ((b[6] as number) & 0x0f) | 0x40;
+  b[8] = ((b[8] as number) & 0x3f) | 0x80;
+  const hex = Array.from(b, (x) => x.toString(16).padStart(2, "0")).join("");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function describe(err: unknown): string {

@@ -1,6 +1,22 @@
-import { type Context, ingestAndWait, ingestHeaders, type IngestAndWaitOptions, type IngestOptions, init, type RequestOptions, unwrap } from "../internal/context.ts";
+import {
+  type Context,
+  type IngestAndWaitOptions,
+  type IngestOptions,
+  ingestAndWait,
+  ingestHeaders,
+  init,
+  type RequestOptions,
+  unwrap,
+} from "../internal/context.ts";
 import { iterateItems } from "../internal/paginate.ts";
-import type { IngestAccepted, InventoryLevel, InventoryPage, InventorySnapshotInput, ListInventoryParams, RequestRecord } from "../types.ts";
+import type {
+  IngestAccepted,
+  InventoryLevel,
+  InventoryPage,
+  InventorySnapshotInput,
+  ListInventoryParams,
+  RequestRecord,
+} from "../types.ts";
 
 export interface InventoryResource {
   /**
@@ -24,12 +40,20 @@ export interface InventoryResource {
    * for await (const level of client.inventory.iterate({ sku: "SKU-1" })) console.log(level.location_id, level.available);
    * ```
    */
-  iterate(params?: ListInventoryParams, options?: RequestOptions): AsyncGenerator<InventoryLevel, void, undefined>;
+  iterate(
+    params?: ListInventoryParams,
+    options?: RequestOptions,
+  ): AsyncGenerator<InventoryLevel, void, undefined>;
 }
 
 export function inventoryResource(ctx: Context): InventoryResource {
   const ingest = (snapshots: InventorySnapshotInput[], options?: IngestOptions) =>
-    unwrap(ctx.raw.POST("/ingest/inventory", { body: { snapshots }, ...init(ctx, options, ingestHeaders(options)) }));
+    unwrap(
+      ctx.raw.POST("/ingest/inventory", {
+        body: { snapshots },
+        ...init(ctx, options, ingestHeaders(options)),
+      }),
+    );
   const list = (params: ListInventoryParams = {}, options?: RequestOptions) =>
     unwrap(ctx.raw.GET("/inventory", { params: { query: params }, ...init(ctx, options) }));
   return {
@@ -37,6 +61,11 @@ export function inventoryResource(ctx: Context): InventoryResource {
     ingestAndWait: (snapshots, options) => ingestAndWait(ctx, (o) => ingest(snapshots, o), options),
     list,
     iterate: (params = {}, options) =>
-      iterateItems((cursor, signal) => list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }), params.cursor, options?.signal),
+      iterateItems(
+        (cursor, signal) =>
+          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
+        params.cursor,
+        options?.signal,
+      ),
   };
 }

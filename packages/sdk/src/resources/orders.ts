@@ -1,6 +1,23 @@
-import { type Context, ingestAndWait, ingestHeaders, type IngestAndWaitOptions, type IngestOptions, init, type RequestOptions, unwrap } from "../internal/context.ts";
-import { changeFeed, type ChangesOptions, iterateItems } from "../internal/paginate.ts";
-import type { IngestAccepted, ListOrdersParams, Order, OrderInput, OrderPage, RequestRecord } from "../types.ts";
+import type { components } from "../generated/schema.d.ts";
+import {
+  type Context,
+  type IngestAndWaitOptions,
+  type IngestOptions,
+  ingestAndWait,
+  ingestHeaders,
+  init,
+  type RequestOptions,
+  unwrap,
+} from "../internal/context.ts";
+import { type ChangesOptions, changeFeed, iterateItems } from "../internal/paginate.ts";
+import type {
+  IngestAccepted,
+  ListOrdersParams,
+  Order,
+  OrderInput,
+  OrderPage,
+  RequestRecord,
+} from "../types.ts";
 
 /** Filters of the order change feed (the cursor is given separately). */
 export type OrderChangesOptions = ChangesOptions & Omit<ListOrdersParams, "cursor">;
@@ -68,24 +85,41 @@ export interface OrdersResource {
    * }
    * ```
    */
-  changes(options?: OrderChangesOptions): AsyncGenerator<{ order: Order; cursor: string | null }, void, undefined>;
+  changes(
+    options?: OrderChangesOptions,
+  ): AsyncGenerator<{ order: Order; cursor: string | null }, void, undefined>;
 }
 
 export function ordersResource(ctx: Context): OrdersResource {
   const ingest = (orders: OrderInput[], options?: IngestOptions) =>
-    unwrap(ctx.raw.POST("/ingest/orders", { body: { orders }, ...init(ctx, options, ingestHeaders(options)) }));
+    unwrap(
+      ctx.raw.POST("/ingest/orders", {
+        // Only the generated body type insists on `status` (see OrderInput); the server defaults it.
+        body: { orders: orders as components["schemas"]["OrderInput"][] },
+        ...init(ctx, options, ingestHeaders(options)),
+      }),
+    );
   const list = (params: ListOrdersParams = {}, options?: RequestOptions) =>
     unwrap(ctx.raw.GET("/orders", { params: { query: params }, ...init(ctx, options) }));
   return {
     ingest,
     ingestAndWait: (orders, options) => ingestAndWait(ctx, (o) => ingest(orders, o), options),
-    get: (identifier, options) => unwrap(ctx.raw.GET("/orders/{identifier}", { params: { path: { identifier } }, ...init(ctx, options) })),
+    get: (identifier, options) =>
+      unwrap(
+        ctx.raw.GET("/orders/{identifier}", { params: { path: { identifier } }, ...init(ctx, options) }),
+      ),
     list,
     iterate: (params = {}, options) =>
-      iterateItems((cursor, signal) => list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }), params.cursor, options?.signal),
+      iterateItems(
+        (cursor, signal) =>
+          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
+        params.cursor,
+        options?.signal,
+      ),
     async *changes(options = {}) {
       const { cursor, intervalMs, signal, ...filters } = options;
-      const fetchPage = (c: string | undefined, s: AbortSignal | undefined) => list({ ...filters, ...(c ? { cursor: c } : {}) }, s ? { signal: s } : {});
+      const fetchPage = (c: string | undefined, s: AbortSignal | undefined) =>
+        list({ ...filters, ...(c ? { cursor: c } : {}) }, s ? { signal: s } : {});
       for await (const change of changeFeed(fetchPage, { cursor, intervalMs, signal }, ctx.sleep)) {
         yield { order: change.item, cursor: change.cursor };
       }

@@ -22,7 +22,10 @@ export interface RequestsResource {
    * for await (const r of client.requests.iterate({ status: "dead" })) console.log(r.request_id, r.error?.code);
    * ```
    */
-  iterate(params?: ListRequestsParams, options?: RequestOptions): AsyncGenerator<RequestRecord, void, undefined>;
+  iterate(
+    params?: ListRequestsParams,
+    options?: RequestOptions,
+  ): AsyncGenerator<RequestRecord, void, undefined>;
   /**
    * Polls until the request is `succeeded`, `failed` or `dead` and returns that record (it does
    * not throw on `failed`/`dead`; `ingestAndWait` does). Polls start at 100 ms and back off to
@@ -46,7 +49,12 @@ export function requestsResource(ctx: Context): RequestsResource {
     get: async (requestId, options) => (await getRecord(ctx, requestId, options)).record,
     list,
     iterate: (params = {}, options) =>
-      iterateItems((cursor, signal) => list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }), params.cursor, options?.signal),
+      iterateItems(
+        (cursor, signal) =>
+          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
+        params.cursor,
+        options?.signal,
+      ),
     waitFor: (requestId, options) => waitFor(ctx, requestId, options),
   };
 }

@@ -1,6 +1,23 @@
-import { type Context, ingestAndWait, ingestHeaders, type IngestAndWaitOptions, type IngestOptions, init, type RequestOptions, unwrap } from "../internal/context.ts";
-import { changeFeed, type ChangesOptions, iterateItems } from "../internal/paginate.ts";
-import type { DispositionInput, IngestAccepted, ListReturnsParams, RequestRecord, Return, ReturnInput, ReturnPage } from "../types.ts";
+import {
+  type Context,
+  type IngestAndWaitOptions,
+  type IngestOptions,
+  ingestAndWait,
+  ingestHeaders,
+  init,
+  type RequestOptions,
+  unwrap,
+} from "../internal/context.ts";
+import { type ChangesOptions, changeFeed, iterateItems } from "../internal/paginate.ts";
+import type {
+  DispositionInput,
+  IngestAccepted,
+  ListReturnsParams,
+  RequestRecord,
+  Return,
+  ReturnInput,
+  ReturnPage,
+} from "../types.ts";
 
 /** Filters of the return change feed (the cursor is given separately). */
 export type ReturnChangesOptions = ChangesOptions & Omit<ListReturnsParams, "cursor">;
@@ -29,9 +46,17 @@ export interface ReturnsResource {
    *   decided_at: "2025-01-05T10:00:00Z" }]);
    * ```
    */
-  ingestDispositions(returnId: string, dispositions: DispositionInput[], options?: IngestOptions): Promise<IngestAccepted>;
+  ingestDispositions(
+    returnId: string,
+    dispositions: DispositionInput[],
+    options?: IngestOptions,
+  ): Promise<IngestAccepted>;
   /** `ingestDispositions`, then waits for the final record. @throws {RequestFailedError} on `failed`/`dead`. @example `await client.returns.ingestDispositionsAndWait("RMA-1", dispositions)` */
-  ingestDispositionsAndWait(returnId: string, dispositions: DispositionInput[], options?: IngestAndWaitOptions): Promise<RequestRecord>;
+  ingestDispositionsAndWait(
+    returnId: string,
+    dispositions: DispositionInput[],
+    options?: IngestAndWaitOptions,
+  ): Promise<RequestRecord>;
   /** One return by server id (`ret_…`) or RMA. @example `const ret = await client.returns.get("RMA-1")` */
   get(returnId: string, options?: RequestOptions): Promise<Return>;
   /** One page of the return change feed. @example `const page = await client.returns.list({ status: "received" })` */
@@ -54,12 +79,16 @@ export interface ReturnsResource {
    * }
    * ```
    */
-  changes(options?: ReturnChangesOptions): AsyncGenerator<{ return: Return; cursor: string | null }, void, undefined>;
+  changes(
+    options?: ReturnChangesOptions,
+  ): AsyncGenerator<{ return: Return; cursor: string | null }, void, undefined>;
 }
 
 export function returnsResource(ctx: Context): ReturnsResource {
   const ingest = (returns: ReturnInput[], options?: IngestOptions) =>
-    unwrap(ctx.raw.POST("/ingest/returns", { body: { returns }, ...init(ctx, options, ingestHeaders(options)) }));
+    unwrap(
+      ctx.raw.POST("/ingest/returns", { body: { returns }, ...init(ctx, options, ingestHeaders(options)) }),
+    );
   const ingestDispositions = (returnId: string, dispositions: DispositionInput[], options?: IngestOptions) =>
     unwrap(
       ctx.raw.POST("/ingest/returns/{return_id}/dispositions", {
@@ -76,13 +105,25 @@ export function returnsResource(ctx: Context): ReturnsResource {
     ingestDispositions,
     ingestDispositionsAndWait: (returnId, dispositions, options) =>
       ingestAndWait(ctx, (o) => ingestDispositions(returnId, dispositions, o), options),
-    get: (returnId, options) => unwrap(ctx.raw.GET("/returns/{return_id}", { params: { path: { return_id: returnId } }, ...init(ctx, options) })),
+    get: (returnId, options) =>
+      unwrap(
+        ctx.raw.GET("/returns/{return_id}", {
+          params: { path: { return_id: returnId } },
+          ...init(ctx, options),
+        }),
+      ),
     list,
     iterate: (params = {}, options) =>
-      iterateItems((cursor, signal) => list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }), params.cursor, options?.signal),
+      iterateItems(
+        (cursor, signal) =>
+          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
+        params.cursor,
+        options?.signal,
+      ),
     async *changes(options = {}) {
       const { cursor, intervalMs, signal, ...filters } = options;
-      const fetchPage = (c: string | undefined, s: AbortSignal | undefined) => list({ ...filters, ...(c ? { cursor: c } : {}) }, s ? { signal: s } : {});
+      const fetchPage = (c: string | undefined, s: AbortSignal | undefined) =>
+        list({ ...filters, ...(c ? { cursor: c } : {}) }, s ? { signal: s } : {});
       for await (const change of changeFeed(fetchPage, { cursor, intervalMs, signal }, ctx.sleep)) {
         yield { return: change.item, cursor: change.cursor };
       }

@@ -1,4 +1,12 @@
-import { type Context, ingestAndWait, ingestHeaders, type IngestAndWaitOptions, type IngestOptions, init, unwrap } from "../internal/context.ts";
+import {
+  type Context,
+  type IngestAndWaitOptions,
+  type IngestOptions,
+  ingestAndWait,
+  ingestHeaders,
+  init,
+  unwrap,
+} from "../internal/context.ts";
 import type { IngestAccepted, RequestRecord, ShipmentInput } from "../types.ts";
 
 export interface ShipmentsResource {
@@ -18,7 +26,12 @@ export interface ShipmentsResource {
 
 export function shipmentsResource(ctx: Context): ShipmentsResource {
   const ingest = (shipments: ShipmentInput[], options?: IngestOptions) =>
-    unwrap(ctx.raw.POST("/ingest/shipments", { body: { shipments }, ...init(ctx, options, ingestHeaders(options)) }));
+    unwrap(
+      ctx.raw.POST("/ingest/shipments", {
+        body: { shipments },
+        ...init(ctx, options, ingestHeaders(options)),
+      }),
+    );
   return {
     ingest,
     ingestAndWait: (shipments, options) => ingestAndWait(ctx, (o) => ingest(shipments, o), options),

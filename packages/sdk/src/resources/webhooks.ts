@@ -5,8 +5,8 @@ import type {
   WebhookDelivery,
   WebhookDeliveryPage,
   WebhookSubscription,
-  WebhookSubscriptionPage,
   WebhookSubscriptionCreate,
+  WebhookSubscriptionPage,
   WebhookSubscriptionUpdate,
   WebhookSubscriptionWithSecret,
 } from "../types.ts";
@@ -21,13 +21,20 @@ export interface WebhooksResource {
    * await secrets.put("OISR_WEBHOOK_SECRET", sub.secret);
    * ```
    */
-  create(subscription: WebhookSubscriptionCreate, options?: RequestOptions): Promise<WebhookSubscriptionWithSecret>;
+  create(
+    subscription: WebhookSubscriptionCreate,
+    options?: RequestOptions,
+  ): Promise<WebhookSubscriptionWithSecret>;
   /** One page of subscriptions. @example `const { data } = await client.webhooks.list()` */
   list(params?: ListWebhookSubscriptionsParams, options?: RequestOptions): Promise<WebhookSubscriptionPage>;
   /** One subscription. @example `const sub = await client.webhooks.get("whs_01J…")` */
   get(subscriptionId: string, options?: RequestOptions): Promise<WebhookSubscription>;
   /** Changes url, events, description or status. @example `await client.webhooks.update(id, { status: "disabled" })` */
-  update(subscriptionId: string, changes: WebhookSubscriptionUpdate, options?: RequestOptions): Promise<WebhookSubscription>;
+  update(
+    subscriptionId: string,
+    changes: WebhookSubscriptionUpdate,
+    options?: RequestOptions,
+  ): Promise<WebhookSubscription>;
   /** Deletes a subscription. @example `await client.webhooks.delete(id)` */
   delete(subscriptionId: string, options?: RequestOptions): Promise<void>;
   /**
@@ -42,27 +49,60 @@ export interface WebhooksResource {
   /** Sends a `webhook.test` event to the subscription. @example `await client.webhooks.test(id)` */
   test(subscriptionId: string, options?: RequestOptions): Promise<WebhookDelivery>;
   /** Recent delivery attempts of a subscription. @example `const { data } = await client.webhooks.deliveries(id)` */
-  deliveries(subscriptionId: string, params?: ListWebhookDeliveriesParams, options?: RequestOptions): Promise<WebhookDeliveryPage>;
+  deliveries(
+    subscriptionId: string,
+    params?: ListWebhookDeliveriesParams,
+    options?: RequestOptions,
+  ): Promise<WebhookDeliveryPage>;
 }
 
 export function webhooksResource(ctx: Context): WebhooksResource {
   const path = (subscriptionId: string) => ({ path: { subscription_id: subscriptionId } });
   return {
-    create: (subscription, options) => unwrap(ctx.raw.POST("/webhook_subscriptions", { body: subscription, ...init(ctx, options) })),
+    create: (subscription, options) =>
+      unwrap(ctx.raw.POST("/webhook_subscriptions", { body: subscription, ...init(ctx, options) })),
     list: (params = {}, options) =>
       unwrap(ctx.raw.GET("/webhook_subscriptions", { params: { query: params }, ...init(ctx, options) })),
-    get: (id, options) => unwrap(ctx.raw.GET("/webhook_subscriptions/{subscription_id}", { params: path(id), ...init(ctx, options) })),
+    get: (id, options) =>
+      unwrap(
+        ctx.raw.GET("/webhook_subscriptions/{subscription_id}", { params: path(id), ...init(ctx, options) }),
+      ),
     update: (id, changes, options) =>
-      unwrap(ctx.raw.PATCH("/webhook_subscriptions/{subscription_id}", { params: path(id), body: changes, ...init(ctx, options) })),
+      unwrap(
+        ctx.raw.PATCH("/webhook_subscriptions/{subscription_id}", {
+          params: path(id),
+          body: changes,
+          ...init(ctx, options),
+        }),
+      ),
     delete: async (id, options) => {
-      await unwrap(ctx.raw.DELETE("/webhook_subscriptions/{subscription_id}", { params: path(id), ...init(ctx, options) }));
+      await unwrap(
+        ctx.raw.DELETE("/webhook_subscriptions/{subscription_id}", {
+          params: path(id),
+          ...init(ctx, options),
+        }),
+      );
     },
     rotateSecret: (id, options) =>
-      unwrap(ctx.raw.POST("/webhook_subscriptions/{subscription_id}/rotate_secret", { params: path(id), ...init(ctx, options) })),
-    test: (id, options) => unwrap(ctx.raw.POST("/webhook_subscriptions/{subscription_id}/test", { params: path(id), ...init(ctx, options) })),
+      unwrap(
+        ctx.raw.POST("/webhook_subscriptions/{subscription_id}/rotate_secret", {
+          params: path(id),
+          ...init(ctx, options),
+        }),
+      ),
+    test: (id, options) =>
+      unwrap(
+        ctx.raw.POST("/webhook_subscriptions/{subscription_id}/test", {
+          params: path(id),
+          ...init(ctx, options),
+        }),
+      ),
     deliveries: (id, params = {}, options) =>
       unwrap(
-        ctx.raw.GET("/webhook_subscriptions/{subscription_id}/deliveries", { params: { ...path(id), query: params }, ...init(ctx, options) }),
+        ctx.raw.GET("/webhook_subscriptions/{subscription_id}/deliveries", {
+          params: { ...path(id), query: params },
+          ...init(ctx, options),
+        }),
       ),
   };
 }

@@ -64,9 +64,7 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_attempt_idx").on(t.accountId, t.subscriptionId, t.eventId, t.attempt),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
-    index("webhook_deliveries_due_idx")
-      .on(t.nextAttemptAt)
-      .where(sql`status = 'pending'`),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );

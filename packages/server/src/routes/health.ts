@@ -1,6 +1,7 @@
 // Unauthenticated probes outside /v2.
 import { Router } from "express";
 import type { Database } from "../db/client.ts";
+import { HttpProblem, sendProblem } from "../http/problem.ts";
 
 export function healthRoutes(database: Database): Router {
   const router = Router();
@@ -12,7 +13,10 @@ export function healthRoutes(database: Database): Router {
       await database.ping();
       res.json({ status: "ready" });
     } catch {
-      res.status(503).setHeader("Retry-After", "5").json({ status: "unavailable" });
+      sendProblem(
+        res,
+        new HttpProblem(503, "service_unavailable", "The database is unreachable or not migrated.", { headers: { "Retry-After": "5" } }),
+      );
     }
   });
   return router;

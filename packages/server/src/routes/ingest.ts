@@ -4,6 +4,10 @@ import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { HttpProblem } from "../http/problem.ts";
 import type { RequestKind, RequestStore } from "../store/requests.ts";
+import type { ResourceStore } from "../store/resources.ts";
+
+/** A server return id: such a path can be checked at once; an RMA may name a return still queued. */
+const RETURN_ID = /^ret_[0-9A-HJKMNP-TV-Z]{26}$/;
 
 /** Each ingest endpoint, the request kind it queues and the body array that holds its items. */
 const ENDPOINTS: { path: string; kind: RequestKind; items: string }[] = [
@@ -14,12 +18,15 @@ const ENDPOINTS: { path: string; kind: RequestKind; items: string }[] = [
   { path: "/ingest/returns/:return_id/dispositions", kind: "dispositions", items: "dispositions" },
 ];
 
-export function ingestRoutes(store: RequestStore): Router {
+export function ingestRoutes(store: RequestStore, resources: ResourceStore): Router {
   const router = Router();
   for (const endpoint of ENDPOINTS) {
     router.post(endpoint.path, async (req: Request, res: Response) => {
       const body = req.body as Record<string, unknown[]>;
       const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
+      if (params && RETURN_ID.test(params.return_id) && !(await resources.getReturn(accountOf(res).id, params.return_id))) {
+        throw new HttpProblem(404, "not_found", `No return ${params.return_id} in this account.`);
+      }
       const idempotencyKey = req.header("idempotency-key") ?? null;
       const outcome = await store.accept({
         accountId: accountOf(res).id,

@@ -7,8 +7,12 @@ import { accountOf } from "../http/auth.ts";
 import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { createDeliveryStore, toDelivery } from "../webhooks/deliveries-store.ts";
-import { type Resolver, checkWebhookUrl } from "../webhooks/ssrf-guard.ts";
-import { type SubscriptionPatch, createSubscriptionStore, toSubscription } from "../webhooks/subscriptions-store.ts";
+import { checkWebhookUrl, type Resolver } from "../webhooks/ssrf-guard.ts";
+import {
+  createSubscriptionStore,
+  type SubscriptionPatch,
+  toSubscription,
+} from "../webhooks/subscriptions-store.ts";
 
 export interface WebhookRouteDeps {
   database: Database;
@@ -18,9 +22,18 @@ export interface WebhookRouteDeps {
 }
 
 /** A newest-first page from `limit + 1` rows keyed by id; an empty page keeps the position it was asked from. */
-function page<R extends { id: string }, T>(rows: R[], limit: number, before: string | null, map: (row: R) => T) {
+function page<R extends { id: string }, T>(
+  rows: R[],
+  limit: number,
+  before: string | null,
+  map: (row: R) => T,
+) {
   const data = rows.slice(0, limit);
-  return { data: data.map(map), next_cursor: encodeCursor(data.at(-1)?.id ?? before ?? "", {}), has_more: rows.length > limit };
+  return {
+    data: data.map(map),
+    next_cursor: encodeCursor(data.at(-1)?.id ?? before ?? "", {}),
+    has_more: rows.length > limit,
+  };
 }
 
 export function webhookRoutes(deps: WebhookRouteDeps): Router {
@@ -30,7 +43,10 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   const deliveries = createDeliveryStore(deps.database, "api");
 
   async function checkUrl(url: string): Promise<void> {
-    const check = await checkWebhookUrl(url, { allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks, resolve: deps.resolve });
+    const check = await checkWebhookUrl(url, {
+      allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
+      resolve: deps.resolve,
+    });
     if (!check.ok) {
       throw new HttpProblem(400, "validation_failed", "The webhook URL is not allowed.", {
         errors: [{ pointer: "/url", code: "url_not_allowed", message: `The URL ${check.reason}.` }],
@@ -71,21 +87,39 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     const patch = req.body as SubscriptionPatch;
     if (patch.url !== undefined) await checkUrl(patch.url);
     const row = await subscriptions.update(accountOf(res).id, String(req.params.subscription_id), patch);
-    if (!row) throw new HttpProblem(404, "not_found", `No webhook subscription ${req.params.subscription_id} in this account.`);
+    if (!row)
+      throw new HttpProblem(
+        404,
+        "not_found",
+        `No webhook subscription ${req.params.subscription_id} in this account.`,
+      );
     res.json(toSubscription(row));
   });
 
   router.delete("/webhook_subscriptions/:subscription_id", async (req: Request, res: Response) => {
     const deleted = await subscriptions.remove(accountOf(res).id, String(req.params.subscription_id));
-    if (!deleted) throw new HttpProblem(404, "not_found", `No webhook subscription ${req.params.subscription_id} in this account.`);
+    if (!deleted)
+      throw new HttpProblem(
+        404,
+        "not_found",
+        `No webhook subscription ${req.params.subscription_id} in this account.`,
+      );
     res.status(204).end();
   });
 
-  router.post("/webhook_subscriptions/:subscription_id/rotate_secret", async (req: Request, res: Response) => {
-    const row = await subscriptions.rotateSecret(accountOf(res).id, String(req.params.subscription_id));
-    if (!row) throw new HttpProblem(404, "not_found", `No webhook subscription ${req.params.subscription_id} in this account.`);
-    res.json(toSubscription(row, true));
-  });
+  router.post(
+    "/webhook_subscriptions/:subscription_id/rotate_secret",
+    async (req: Request, res: Response) => {
+      const row = await subscriptions.rotateSecret(accountOf(res).id, String(req.params.subscription_id));
+      if (!row)
+        throw new HttpProblem(
+          404,
+          "not_found",
+          `No webhook subscription ${req.params.subscription_id} in this account.`,
+        );
+      res.json(toSubscription(row, true));
+    },
+  );
 
   router.post("/webhook_subscriptions/:subscription_id/test", async (req: Request, res: Response) => {
     const subscription = await found(req, res);

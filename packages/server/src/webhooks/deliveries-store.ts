@@ -8,7 +8,7 @@ import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts
 import { newId } from "../store/ids.ts";
 import { iso } from "../store/requests.ts";
 import { type DisablePolicy, nextAttemptDelay, shouldDisable } from "./retry-policy.ts";
-import { type DeliveryRow, TEST_EVENT_TYPE, dropPendingDeliveries } from "./subscriptions-store.ts";
+import { type DeliveryRow, dropPendingDeliveries, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
 
 export interface ClaimedDelivery {
   accountId: string;
@@ -23,7 +23,9 @@ export interface ClaimedDelivery {
   payload: unknown;
 }
 
-export type AttemptResult = { ok: true; status: number; durationMs: number } | { ok: false; status?: number; error: string; durationMs: number };
+export type AttemptResult =
+  | { ok: true; status: number; durationMs: number }
+  | { ok: false; status?: number; error: string; durationMs: number };
 
 export interface RecordPolicy extends DisablePolicy {
   schedule: readonly number[];
@@ -50,10 +52,14 @@ export function toDelivery(row: DeliveryRow) {
 
 export function createDeliveryStore(database: Database, workerId: string) {
   const { db } = database;
-  const subscriptionKey = (c: ClaimedDelivery) => and(eq(webhookSubscriptions.accountId, c.accountId), eq(webhookSubscriptions.id, c.subscriptionId));
+  const subscriptionKey = (c: ClaimedDelivery) =>
+    and(eq(webhookSubscriptions.accountId, c.accountId), eq(webhookSubscriptions.id, c.subscriptionId));
 
   async function disable(tx: Tx, claimed: ClaimedDelivery, reason: string): Promise<void> {
-    await tx.update(webhookSubscriptions).set({ status: "disabled", disabledReason: reason, updatedAt: new Date().toISOString() }).where(subscriptionKey(claimed));
+    await tx
+      .update(webhookSubscriptions)
+      .set({ status: "disabled", disabledReason: reason, updatedAt: new Date().toISOString() })
+      .where(subscriptionKey(claimed));
     await dropPendingDeliveries(tx, claimed.accountId, claimed.subscriptionId);
   }
 
@@ -76,25 +82,40 @@ export function createDeliveryStore(database: Database, workerId: string) {
         previous_live: boolean | null;
         payload: unknown;
       }>(sql`
-        with candidates as (
-          select d.account_id, d.id, d.subscription_id, d.next_attempt_at
+        with due as (
+          -- Subscriptions with due attempts, so one subscription's backlog cannot crowd out the others.
+          select d.account_id, d.subscription_id, min(d.next_attempt_at) as oldest, bool_or(s.status = 'enabled') as enabled
             from webhook_deliveries d
             join webhook_subscriptions s on s.account_id = d.account_id and s.id = d.subscription_id
            where d.status = 'pending' and d.next_attempt_at <= now()
              and (d.lease_until is null or d.lease_until < now())
              and (s.status = 'enabled' or d.event_type = ${TEST_EVENT_TYPE})
-           order by d.next_attempt_at
-           limit ${limit * perSubscription}
-           for update of d skip locked
-        ), ranked as (
+           group by d.account_id, d.subscription_id
+        ), slots as (
+          select due.*, ${perSubscription} - (
+                   select count(*) from webhook_deliveries l
+                    where l.account_id = due.account_id and l.subscription_id = due.subscription_id
+                      and l.status = 'pending' and l.lease_until >= now()) as free
+            from due
+        ), open as (
+          select * from slots where free > 0 order by oldest limit ${limit}
+        ), candidates as (
           select c.account_id, c.id, c.next_attempt_at,
-                 row_number() over (partition by c.account_id, c.subscription_id order by c.next_attempt_at) as rn,
-                 (select count(*) from webhook_deliveries l
-                   where l.account_id = c.account_id and l.subscription_id = c.subscription_id
-                     and l.status = 'pending' and l.lease_until >= now()) as busy
-            from candidates c
+                 row_number() over (partition by c.account_id, c.subscription_id order by c.next_attempt_at) as rn, o.free
+            from open o
+            cross join lateral (
+              select d.account_id, d.id, d.subscription_id, d.next_attempt_at
+                from webhook_deliveries d
+               where d.account_id = o.account_id and d.subscription_id = o.subscription_id
+                 and d.status = 'pending' and d.next_attempt_at <= now()
+                 and (d.lease_until is null or d.lease_until < now())
+                 and (o.enabled or d.event_type = ${TEST_EVENT_TYPE})
+               order by d.next_attempt_at
+               limit ${perSubscription}
+               for update of d skip locked
+            ) c
         ), picked as (
-          select account_id, id from ranked where rn + busy <= ${perSubscription} order by next_attempt_at limit ${limit}
+          select account_id, id from candidates where rn <= free order by next_attempt_at limit ${limit}
         )
         update webhook_deliveries d
            set lease_owner = ${workerId}, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
@@ -121,11 +142,20 @@ export function createDeliveryStore(database: Database, workerId: string) {
      * Records one attempt and, after a failure, schedules the next one (or none once the schedule
      * is spent). A 410, or a long failure streak (retry-policy.ts), disables the subscription.
      */
-    async record(claimed: ClaimedDelivery, result: AttemptResult, policy: RecordPolicy, now = new Date()): Promise<RecordOutcome> {
+    async record(
+      claimed: ClaimedDelivery,
+      result: AttemptResult,
+      policy: RecordPolicy,
+      now = new Date(),
+    ): Promise<RecordOutcome> {
       return db.transaction(async (tx) => {
         // Subscription first, then the attempt: the same lock order as PATCH and DELETE.
         const [subscription] = await tx
-          .select({ status: webhookSubscriptions.status, failures: webhookSubscriptions.consecutiveFailures, since: webhookSubscriptions.failingSince })
+          .select({
+            status: webhookSubscriptions.status,
+            failures: webhookSubscriptions.consecutiveFailures,
+            since: webhookSubscriptions.failingSince,
+          })
           .from(webhookSubscriptions)
           .where(subscriptionKey(claimed))
           .for("update");
@@ -137,26 +167,50 @@ export function createDeliveryStore(database: Database, workerId: string) {
         );
         if (!subscription || owned.length === 0) return "lease_lost";
         const nowIso = now.toISOString();
-        const status = result.status !== undefined && result.status >= 100 && result.status <= 599 ? result.status : null;
-        const attempt = { leaseOwner: null, leaseUntil: null, attemptedAt: nowIso, responseStatus: status, durationMs: Math.max(0, Math.round(result.durationMs)) };
-        const thisAttempt = and(eq(webhookDeliveries.accountId, claimed.accountId), eq(webhookDeliveries.id, claimed.id));
+        const status =
+          result.status !== undefined && result.status >= 100 && result.status <= 599 ? result.status : null;
+        const attempt = {
+          leaseOwner: null,
+          leaseUntil: null,
+          attemptedAt: nowIso,
+          responseStatus: status,
+          durationMs: Math.max(0, Math.round(result.durationMs)),
+        };
+        const thisAttempt = and(
+          eq(webhookDeliveries.accountId, claimed.accountId),
+          eq(webhookDeliveries.id, claimed.id),
+        );
 
         if (result.ok) {
-          await tx.update(webhookDeliveries).set({ ...attempt, status: "succeeded", error: null, nextAttemptAt: null }).where(thisAttempt);
-          await tx.update(webhookSubscriptions).set({ consecutiveFailures: 0, failingSince: null }).where(subscriptionKey(claimed));
+          await tx
+            .update(webhookDeliveries)
+            .set({ ...attempt, status: "succeeded", error: null, nextAttemptAt: null })
+            .where(thisAttempt);
+          await tx
+            .update(webhookSubscriptions)
+            .set({ consecutiveFailures: 0, failingSince: null })
+            .where(subscriptionKey(claimed));
           return "succeeded";
         }
         const failures = subscription.failures + 1;
         const failingSince = subscription.since ?? nowIso;
         const gone = result.status === 410;
-        const disableNow = gone || (subscription.status === "enabled" && shouldDisable(failures, failingSince, now, policy));
+        const disableNow =
+          gone || (subscription.status === "enabled" && shouldDisable(failures, failingSince, now, policy));
         // A disabled subscription gets no retries; a test event sent to one may be retried.
-        const mayRetry = !disableNow && (subscription.status === "enabled" || claimed.eventType === TEST_EVENT_TYPE);
+        const mayRetry =
+          !disableNow && (subscription.status === "enabled" || claimed.eventType === TEST_EVENT_TYPE);
         const delay = mayRetry ? nextAttemptDelay(claimed.attempt, policy.schedule) : null;
         const next = delay === null ? null : new Date(now.getTime() + delay).toISOString();
 
-        await tx.update(webhookDeliveries).set({ ...attempt, status: "failed", error: result.error, nextAttemptAt: next }).where(thisAttempt);
-        await tx.update(webhookSubscriptions).set({ consecutiveFailures: failures, failingSince }).where(subscriptionKey(claimed));
+        await tx
+          .update(webhookDeliveries)
+          .set({ ...attempt, status: "failed", error: result.error, nextAttemptAt: next })
+          .where(thisAttempt);
+        await tx
+          .update(webhookSubscriptions)
+          .set({ consecutiveFailures: failures, failingSince })
+          .where(subscriptionKey(claimed));
         if (next !== null) {
           await tx
             .insert(webhookDeliveries)
@@ -208,12 +262,21 @@ export function createDeliveryStore(database: Database, workerId: string) {
     },
 
     /** A subscription's attempts, newest first; `before` is the id the previous page ended at. */
-    async list(accountId: string, subscriptionId: string, before: string | null, limit: number): Promise<DeliveryRow[]> {
+    async list(
+      accountId: string,
+      subscriptionId: string,
+      before: string | null,
+      limit: number,
+    ): Promise<DeliveryRow[]> {
       return db
         .select()
         .from(webhookDeliveries)
         .where(
-          and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.subscriptionId, subscriptionId), before ? lt(webhookDeliveries.id, before) : undefined),
+          and(
+            eq(webhookDeliveries.accountId, accountId),
+            eq(webhookDeliveries.subscriptionId, subscriptionId),
+            before ? lt(webhookDeliveries.id, before) : undefined,
+          ),
         )
         .orderBy(desc(webhookDeliveries.id))
         .limit(limit);

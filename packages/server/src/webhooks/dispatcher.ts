@@ -51,7 +51,10 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const timeoutMs = options.timeoutMs ?? 10_000;
   const leaseMs = options.leaseMs ?? timeoutMs + 50_000;
   const send = options.send ?? sendWebhook;
-  const policy = { ...(options.disablePolicy ?? DEFAULT_DISABLE_POLICY), schedule: config.webhookRetrySchedule };
+  const policy = {
+    ...(options.disablePolicy ?? DEFAULT_DISABLE_POLICY),
+    schedule: config.webhookRetrySchedule,
+  };
   const dispatcherId = `${hostname()}:${process.pid}:whd:${randomBytes(3).toString("hex")}`;
   const logger = options.logger.child({ dispatcher: dispatcherId });
   const store = createDeliveryStore(database, dispatcherId);
@@ -68,7 +71,12 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const unlisten = await database.listen("oisr_events", kick);
 
   async function deliver(claimed: ClaimedDelivery, abort: AbortController): Promise<void> {
-    const log = logger.child({ deliveryId: claimed.id, eventId: claimed.eventId, subscriptionId: claimed.subscriptionId, attempt: claimed.attempt });
+    const log = logger.child({
+      deliveryId: claimed.id,
+      eventId: claimed.eventId,
+      subscriptionId: claimed.subscriptionId,
+      attempt: claimed.attempt,
+    });
     try {
       // The payload exactly as stored; the signature covers these bytes.
       const body = JSON.stringify(claimed.payload);
@@ -85,7 +93,15 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         return;
       }
       const next = await store.record(claimed, result, policy);
-      log[result.ok ? "debug" : "info"]({ status: result.status, error: result.ok ? undefined : result.error, ms: Math.round(result.durationMs), next }, "webhook attempt");
+      log[result.ok ? "debug" : "info"](
+        {
+          status: result.status,
+          error: result.ok ? undefined : result.error,
+          ms: Math.round(result.durationMs),
+          next,
+        },
+        "webhook attempt",
+      );
     } catch (err) {
       // A database error while recording: the lease runs out and the attempt is made again (at-least-once).
       log.warn({ err }, "webhook attempt could not be recorded");
@@ -127,7 +143,8 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       const dueIn = await store.nextDueInMs().catch(() => null);
       // Due now yet not claimed: that subscription's slots are busy (a finishing attempt kicks us) or
       // another dispatcher holds the rows; look again soon rather than spin.
-      const sleep = dueIn === null ? MAX_IDLE_MS : dueIn === 0 ? BUSY_RECHECK_MS : Math.min(MAX_IDLE_MS, dueIn);
+      const sleep =
+        dueIn === null ? MAX_IDLE_MS : dueIn === 0 ? BUSY_RECHECK_MS : Math.min(MAX_IDLE_MS, dueIn);
       if (kicked) {
         kicked = false;
         continue;

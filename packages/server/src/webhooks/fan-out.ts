@@ -14,7 +14,10 @@ interface PickedEvent {
 }
 
 /** Fans out up to `limit` undispatched events in one transaction; returns how many it took. */
-export async function fanOut(database: Database, limit = 100): Promise<{ events: number; deliveries: number }> {
+export async function fanOut(
+  database: Database,
+  limit = 100,
+): Promise<{ events: number; deliveries: number }> {
   return database.db.transaction(async (tx) => {
     const picked = await database.rows<PickedEvent>(
       sql`select account_id, id, type, created_at from events
@@ -26,7 +29,12 @@ export async function fanOut(database: Database, limit = 100): Promise<{ events:
     );
     if (picked.length === 0) return { events: 0, deliveries: 0 };
     const accountIds = [...new Set(picked.map((e) => e.account_id))];
-    const subscriptions = await database.rows<{ account_id: string; id: string; events: string[]; created_at: string }>(
+    const subscriptions = await database.rows<{
+      account_id: string;
+      id: string;
+      events: string[];
+      created_at: string;
+    }>(
       sql`select account_id, id, events, created_at from webhook_subscriptions
            where status = 'enabled' and account_id in (${sql.join(
              accountIds.map((a) => sql`${a}`),
@@ -38,7 +46,12 @@ export async function fanOut(database: Database, limit = 100): Promise<{ events:
     const rows = picked.flatMap((event) =>
       subscriptions
         // A subscription receives what happens after it was made, not a backlog that was waiting for a dispatcher.
-        .filter((s) => s.account_id === event.account_id && s.events.includes(event.type) && new Date(s.created_at) <= new Date(event.created_at))
+        .filter(
+          (s) =>
+            s.account_id === event.account_id &&
+            s.events.includes(event.type) &&
+            new Date(s.created_at) <= new Date(event.created_at),
+        )
         .map((s) => ({
           accountId: event.account_id,
           id: newId("whd"),
@@ -51,7 +64,10 @@ export async function fanOut(database: Database, limit = 100): Promise<{ events:
         })),
     );
     for (let i = 0; i < rows.length; i += 1000) {
-      await tx.insert(webhookDeliveries).values(rows.slice(i, i + 1000)).onConflictDoNothing();
+      await tx
+        .insert(webhookDeliveries)
+        .values(rows.slice(i, i + 1000))
+        .onConflictDoNothing();
     }
     await database.rows(
       sql`update events set dispatched_at = now()

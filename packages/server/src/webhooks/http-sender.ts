@@ -6,7 +6,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import type { AttemptResult } from "./deliveries-store.ts";
-import { type ResolvedAddress, type Resolver, checkWebhookUrl } from "./ssrf-guard.ts";
+import { checkWebhookUrl, type ResolvedAddress, type Resolver } from "./ssrf-guard.ts";
 
 export interface SendOptions {
   allowPrivateNetworks: boolean;
@@ -16,12 +16,21 @@ export interface SendOptions {
   signal?: AbortSignal;
 }
 
-export type WebhookSender = (url: string, headers: Record<string, string>, body: string, options: SendOptions) => Promise<AttemptResult>;
+export type WebhookSender = (
+  url: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+) => Promise<AttemptResult>;
 
 /** A `lookup` that answers only with addresses the guard already checked. */
-function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
+export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
   return ((_hostname: string, options: { all?: boolean }, callback: (...args: unknown[]) => void) => {
-    if (options?.all) callback(null, addresses.map((a) => ({ address: a.address, family: a.family })));
+    if (options?.all)
+      callback(
+        null,
+        addresses.map((a) => ({ address: a.address, family: a.family })),
+      );
     else callback(null, addresses[0]?.address, addresses[0]?.family);
   }) as LookupFunction;
 }
@@ -49,7 +58,10 @@ function describe(err: unknown, timedOut: boolean): string {
 export const sendWebhook: WebhookSender = async (url, headers, body, options) => {
   const started = performance.now();
   const elapsed = () => performance.now() - started;
-  const check = await checkWebhookUrl(url, { allowPrivateNetworks: options.allowPrivateNetworks, resolve: options.resolve });
+  const check = await checkWebhookUrl(url, {
+    allowPrivateNetworks: options.allowPrivateNetworks,
+    resolve: options.resolve,
+  });
   if (!check.ok) return { ok: false, error: `url not allowed: ${check.reason}`, durationMs: elapsed() };
 
   const timeout = AbortSignal.timeout(options.timeoutMs);
@@ -66,7 +78,11 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
       check.url,
       {
         method: "POST",
-        headers: { ...headers, "content-length": String(Buffer.byteLength(body)), "user-agent": "OISR-Webhooks/2" },
+        headers: {
+          ...headers,
+          "content-length": String(Buffer.byteLength(body)),
+          "user-agent": "OISR-Webhooks/2",
+        },
         signal,
         // A fresh connection per attempt: a pooled socket could be one made to an address checked earlier.
         agent: false,
@@ -80,11 +96,18 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
         settle(
           status >= 200 && status < 300
             ? { ok: true, status, durationMs: elapsed() }
-            : { ok: false, status, error: `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim(), durationMs: elapsed() },
+            : {
+                ok: false,
+                status,
+                error: `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim(),
+                durationMs: elapsed(),
+              },
         );
       },
     );
-    req.on("error", (err) => settle({ ok: false, error: describe(err, timeout.aborted), durationMs: elapsed() }));
+    req.on("error", (err) =>
+      settle({ ok: false, error: describe(err, timeout.aborted), durationMs: elapsed() }),
+    );
     req.end(body);
   });
 };

@@ -8,7 +8,11 @@ const JITTER = 0.2;
  * `schedule[i]` is the delay before attempt i + 2 (the first attempt is immediate); each delay is
  * stretched or shrunk by up to 10 %.
  */
-export function nextAttemptDelay(attempts: number, schedule: readonly number[], random: () => number = Math.random): number | null {
+export function nextAttemptDelay(
+  attempts: number,
+  schedule: readonly number[],
+  random: () => number = Math.random,
+): number | null {
   const base = schedule[attempts - 1];
   if (base === undefined) return null;
   return Math.round(base * (1 - JITTER / 2 + random() * JITTER));
@@ -21,9 +25,17 @@ export interface DisablePolicy {
   disableAfterMs: number;
 }
 
-export const DEFAULT_DISABLE_POLICY: DisablePolicy = { disableAfterFailures: 20, disableAfterMs: 24 * 3_600_000 };
+export const DEFAULT_DISABLE_POLICY: DisablePolicy = {
+  disableAfterFailures: 20,
+  disableAfterMs: 24 * 3_600_000,
+};
 
-export function shouldDisable(consecutiveFailures: number, failingSince: string | null, now: Date, policy: DisablePolicy): boolean {
+export function shouldDisable(
+  consecutiveFailures: number,
+  failingSince: string | null,
+  now: Date,
+  policy: DisablePolicy,
+): boolean {
   if (consecutiveFailures < policy.disableAfterFailures || failingSince === null) return false;
   return now.getTime() - new Date(failingSince).getTime() >= policy.disableAfterMs;
 }

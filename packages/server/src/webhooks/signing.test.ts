@@ -22,7 +22,9 @@ describe("webhook signing", () => {
     const header = signatureHeader(VECTOR.id, VECTOR.timestamp, VECTOR.body, [other, VECTOR.secret]);
     const [first, second] = header.split(" ");
     expect(second).toBe(VECTOR.signature);
-    const expected = createHmac("sha256", secretKey(other)).update(`${VECTOR.id}.${VECTOR.timestamp}.${VECTOR.body}`).digest("base64");
+    const expected = createHmac("sha256", secretKey(other))
+      .update(`${VECTOR.id}.${VECTOR.timestamp}.${VECTOR.body}`)
+      .digest("base64");
     expect(first).toBe(`v1,${expected}`);
   });
 
@@ -34,7 +36,12 @@ describe("webhook signing", () => {
   });
 
   it("puts the event id and unix-seconds timestamp in the headers it signs", () => {
-    const headers = signedHeaders(VECTOR.id, VECTOR.body, [VECTOR.secret], new Date(VECTOR.timestamp * 1000 + 999));
+    const headers = signedHeaders(
+      VECTOR.id,
+      VECTOR.body,
+      [VECTOR.secret],
+      new Date(VECTOR.timestamp * 1000 + 999),
+    );
     expect(headers).toEqual({
       "content-type": "application/json",
       "webhook-id": VECTOR.id,

@@ -16,9 +16,16 @@ export function secretKey(secret: string): Buffer {
 }
 
 /** One `v1,<base64>` entry per secret, space-separated, in the order given. */
-export function signatureHeader(id: string, timestampSeconds: number, body: string, secrets: readonly string[]): string {
+export function signatureHeader(
+  id: string,
+  timestampSeconds: number,
+  body: string,
+  secrets: readonly string[],
+): string {
   const content = `${id}.${timestampSeconds}.${body}`;
-  return secrets.map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(content).digest("base64")}`).join(" ");
+  return secrets
+    .map((secret) => `v1,${createHmac("sha256", secretKey(secret)).update(content).digest("base64")}`)
+    .join(" ");
 }
 
 export interface SignedHeaders {
@@ -28,7 +35,12 @@ export interface SignedHeaders {
   "webhook-signature": string;
 }
 
-export function signedHeaders(id: string, body: string, secrets: readonly string[], now: Date = new Date()): SignedHeaders {
+export function signedHeaders(
+  id: string,
+  body: string,
+  secrets: readonly string[],
+  now: Date = new Date(),
+): SignedHeaders {
   const timestamp = Math.floor(now.getTime() / 1000);
   return {
     "content-type": "application/json",

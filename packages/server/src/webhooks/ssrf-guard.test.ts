@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { type Resolver, checkWebhookUrl, forbiddenAddress } from "./ssrf-guard.ts";
+import { checkWebhookUrl, forbiddenAddress, type Resolver } from "./ssrf-guard.ts";
 
 describe("forbiddenAddress", () => {
   it.each([
@@ -32,12 +32,18 @@ describe("forbiddenAddress", () => {
     expect(forbiddenAddress(address)).not.toBeNull();
   });
 
-  it.each(["93.184.216.34", "8.8.8.8", "172.32.0.1", "100.128.0.1", "11.0.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "64:ff9b::808:808"])(
-    "allows the public address %s",
-    (address) => {
-      expect(forbiddenAddress(address)).toBeNull();
-    },
-  );
+  it.each([
+    "93.184.216.34",
+    "8.8.8.8",
+    "172.32.0.1",
+    "100.128.0.1",
+    "11.0.0.1",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+  ])("allows the public address %s", (address) => {
+    expect(forbiddenAddress(address)).toBeNull();
+  });
 });
 
 /** A fake DNS: host name -> addresses. */
@@ -59,8 +65,17 @@ const dns = resolver({
 
 describe("checkWebhookUrl", () => {
   it("accepts an https URL whose every address is public, and returns them for pinning", async () => {
-    const check = await checkWebhookUrl("https://hooks.example.com/oisr", { allowPrivateNetworks: false, resolve: dns });
-    expect(check).toMatchObject({ ok: true, addresses: [{ address: "93.184.216.34", family: 4 }, { address: "2606:2800:220:1::1", family: 6 }] });
+    const check = await checkWebhookUrl("https://hooks.example.com/oisr", {
+      allowPrivateNetworks: false,
+      resolve: dns,
+    });
+    expect(check).toMatchObject({
+      ok: true,
+      addresses: [
+        { address: "93.184.216.34", family: 4 },
+        { address: "2606:2800:220:1::1", family: 6 },
+      ],
+    });
   });
 
   it.each([
@@ -85,8 +100,12 @@ describe("checkWebhookUrl", () => {
   it("allows plain http and private hosts, without resolving, when private networks are allowed", async () => {
     const failingDns: Resolver = () => Promise.reject(new Error("no DNS in this test"));
     for (const url of ["http://127.0.0.1:3000/hook", "https://intranet.example.com/"]) {
-      expect(await checkWebhookUrl(url, { allowPrivateNetworks: true, resolve: failingDns })).toMatchObject({ ok: true });
+      expect(await checkWebhookUrl(url, { allowPrivateNetworks: true, resolve: failingDns })).toMatchObject({
+        ok: true,
+      });
     }
-    expect(await checkWebhookUrl("ftp://127.0.0.1/", { allowPrivateNetworks: true })).toMatchObject({ ok: false });
+    expect(await checkWebhookUrl("ftp://127.0.0.1/", { allowPrivateNetworks: true })).toMatchObject({
+      ok: false,
+    });
   });
 });

@@ -8,7 +8,13 @@ import { newId } from "../store/ids.ts";
 import { iso } from "../store/requests.ts";
 import { generateSecret } from "./signing.ts";
 
-export const WEBHOOK_EVENT_TYPES = ["return.created", "return.updated", "return.disposition.created", "return.completed", "return.cancelled"] as const;
+export const WEBHOOK_EVENT_TYPES = [
+  "return.created",
+  "return.updated",
+  "return.disposition.created",
+  "return.completed",
+  "return.cancelled",
+] as const;
 export const TEST_EVENT_TYPE = "webhook.test";
 /** How long the secret replaced by a rotation keeps signing (CONTRACT section 6). */
 export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
@@ -48,18 +54,32 @@ export function toSubscription(row: SubscriptionRow, withSecret = false) {
  * re-enabling it later does not flood the receiver with stale events, and marks the failed
  * attempts before them as having no next attempt. Attempts in flight finish; their outcome is recorded.
  */
-export async function dropPendingDeliveries(executor: Executor, accountId: string, subscriptionId: string): Promise<void> {
-  const ofSubscription = and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.subscriptionId, subscriptionId));
-  await executor.delete(webhookDeliveries).where(and(ofSubscription, eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner)));
+export async function dropPendingDeliveries(
+  executor: Executor,
+  accountId: string,
+  subscriptionId: string,
+): Promise<void> {
+  const ofSubscription = and(
+    eq(webhookDeliveries.accountId, accountId),
+    eq(webhookDeliveries.subscriptionId, subscriptionId),
+  );
+  await executor
+    .delete(webhookDeliveries)
+    .where(
+      and(ofSubscription, eq(webhookDeliveries.status, "pending"), isNull(webhookDeliveries.leaseOwner)),
+    );
   await executor
     .update(webhookDeliveries)
     .set({ nextAttemptAt: null })
-    .where(and(ofSubscription, eq(webhookDeliveries.status, "failed"), isNotNull(webhookDeliveries.nextAttemptAt)));
+    .where(
+      and(ofSubscription, eq(webhookDeliveries.status, "failed"), isNotNull(webhookDeliveries.nextAttemptAt)),
+    );
 }
 
 export function createSubscriptionStore(database: Database) {
   const { db } = database;
-  const byId = (accountId: string, id: string) => and(eq(webhookSubscriptions.accountId, accountId), eq(webhookSubscriptions.id, id));
+  const byId = (accountId: string, id: string) =>
+    and(eq(webhookSubscriptions.accountId, accountId), eq(webhookSubscriptions.id, id));
 
   return {
     async create(accountId: string, input: SubscriptionInput): Promise<SubscriptionRow> {
@@ -86,7 +106,12 @@ export function createSubscriptionStore(database: Database) {
       return db
         .select()
         .from(webhookSubscriptions)
-        .where(and(eq(webhookSubscriptions.accountId, accountId), before ? lt(webhookSubscriptions.id, before) : undefined))
+        .where(
+          and(
+            eq(webhookSubscriptions.accountId, accountId),
+            before ? lt(webhookSubscriptions.id, before) : undefined,
+          ),
+        )
         .orderBy(desc(webhookSubscriptions.id))
         .limit(limit);
     },
@@ -96,9 +121,17 @@ export function createSubscriptionStore(database: Database) {
       return row;
     },
 
-    async update(accountId: string, id: string, patch: SubscriptionPatch): Promise<SubscriptionRow | undefined> {
+    async update(
+      accountId: string,
+      id: string,
+      patch: SubscriptionPatch,
+    ): Promise<SubscriptionRow | undefined> {
       return db.transaction(async (tx) => {
-        const [current] = await tx.select().from(webhookSubscriptions).where(byId(accountId, id)).for("update");
+        const [current] = await tx
+          .select()
+          .from(webhookSubscriptions)
+          .where(byId(accountId, id))
+          .for("update");
         if (!current) return undefined;
         const set: Partial<SubscriptionRow> = { updatedAt: new Date().toISOString() };
         if (patch.url !== undefined) set.url = patch.url;
@@ -106,7 +139,12 @@ export function createSubscriptionStore(database: Database) {
         if (patch.description !== undefined) set.description = patch.description;
         if (patch.status === "enabled" && current.status !== "enabled") {
           // Re-enabling starts a fresh failure count, or the next failure would disable it again at once.
-          Object.assign(set, { status: "enabled", consecutiveFailures: 0, failingSince: null, disabledReason: null });
+          Object.assign(set, {
+            status: "enabled",
+            consecutiveFailures: 0,
+            failingSince: null,
+            disabledReason: null,
+          });
         } else if (patch.status === "disabled" && current.status !== "disabled") {
           Object.assign(set, { status: "disabled", disabledReason: null });
           await dropPendingDeliveries(tx, accountId, id);
@@ -119,15 +157,24 @@ export function createSubscriptionStore(database: Database) {
     /** Deletes the subscription and its attempts; one in flight finds its row gone and records nothing. */
     async remove(accountId: string, id: string): Promise<boolean> {
       return db.transaction(async (tx) => {
-        const deleted = await tx.delete(webhookSubscriptions).where(byId(accountId, id)).returning({ id: webhookSubscriptions.id });
+        const deleted = await tx
+          .delete(webhookSubscriptions)
+          .where(byId(accountId, id))
+          .returning({ id: webhookSubscriptions.id });
         if (deleted.length === 0) return false;
-        await tx.delete(webhookDeliveries).where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.subscriptionId, id)));
+        await tx
+          .delete(webhookDeliveries)
+          .where(and(eq(webhookDeliveries.accountId, accountId), eq(webhookDeliveries.subscriptionId, id)));
         return true;
       });
     },
 
     /** A new secret; the replaced one keeps signing for 24 h (a second rotation drops the oldest at once). */
-    async rotateSecret(accountId: string, id: string, now = new Date()): Promise<SubscriptionRow | undefined> {
+    async rotateSecret(
+      accountId: string,
+      id: string,
+      now = new Date(),
+    ): Promise<SubscriptionRow | undefined> {
       const [row] = await db
         .update(webhookSubscriptions)
         .set({
@@ -155,10 +202,26 @@ export function createSubscriptionStore(database: Database) {
         data: { object: { subscription_id: subscription.id, message: "This is a test event from OISR." } },
       };
       const delivery = await db.transaction(async (tx) => {
-        await tx.insert(events).values({ accountId, id: eventId, type: TEST_EVENT_TYPE, payload, createdAt: now, dispatchedAt: now });
+        await tx.insert(events).values({
+          accountId,
+          id: eventId,
+          type: TEST_EVENT_TYPE,
+          payload,
+          createdAt: now,
+          dispatchedAt: now,
+        });
         const [row] = await tx
           .insert(webhookDeliveries)
-          .values({ accountId, id: newId("whd"), subscriptionId: subscription.id, eventId, eventType: TEST_EVENT_TYPE, attempt: 1, nextAttemptAt: now, createdAt: now })
+          .values({
+            accountId,
+            id: newId("whd"),
+            subscriptionId: subscription.id,
+            eventId,
+            eventType: TEST_EVENT_TYPE,
+            attempt: 1,
+            nextAttemptAt: now,
+            createdAt: now,
+          })
           .returning();
         return row as DeliveryRow;
       });

@@ -1,0 +1,137 @@
+// The dispatcher loop with an injected sender: concurrency bounds, waking on notifications, and
+// shutdown that gives unfinished attempts back.
+import { eq } from "drizzle-orm";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Database, openDatabase } from "../db/client.ts";
+import { events } from "../db/schema.ts";
+import { webhookDeliveries } from "../db/webhook-schema.ts";
+import { newId } from "../store/ids.ts";
+import type { AttemptResult } from "./deliveries-store.ts";
+import { startDispatcher } from "./dispatcher.ts";
+import type { WebhookSender } from "./http-sender.ts";
+import { createSubscriptionStore } from "./subscriptions-store.ts";
+import { freshDatabaseEnv, sleep, waitFor } from "./test-support.ts";
+
+let database: Database;
+let drop: () => Promise<void>;
+beforeAll(async () => {
+  const fresh = await freshDatabaseEnv();
+  drop = fresh.drop;
+  database = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL, dataDir: "memory://" });
+});
+afterAll(async () => {
+  await database?.close();
+  await drop?.();
+});
+
+const config = { webhookAllowPrivateNetworks: true, webhookRetrySchedule: [20] };
+const logger = pino({ level: "silent" });
+
+/** Emits events the way the request worker does: commit, then notify. */
+async function emit(accountId: string, count: number): Promise<void> {
+  const now = new Date().toISOString();
+  await database.db.insert(events).values(
+    Array.from({ length: count }, () => {
+      const id = newId("evt");
+      return {
+        accountId,
+        id,
+        type: "return.created",
+        createdAt: now,
+        payload: { id, type: "return.created", created_at: now, data: { object: {} } },
+      };
+    }),
+  );
+  await database.notify("oisr_events", accountId);
+}
+
+async function subscription() {
+  const accountId = newId("acc");
+  const sub = await createSubscriptionStore(database).create(accountId, {
+    url: "http://127.0.0.1:9/unused",
+    events: ["return.created"],
+  });
+  return { accountId, sub };
+}
+
+describe("dispatcher", () => {
+  it("delivers everything with at most 4 attempts in flight per subscription", async () => {
+    const { accountId } = await subscription();
+    let inFlight = 0;
+    let peak = 0;
+    const sent: string[] = [];
+    const send: WebhookSender = async (_url, headers) => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await sleep(30);
+      inFlight--;
+      sent.push(headers["webhook-id"] as string);
+      return { ok: true, status: 200, durationMs: 30 };
+    };
+    const dispatcher = await startDispatcher({ config, database, logger, send });
+    try {
+      await emit(accountId, 12);
+      await waitFor(() => sent.length >= 12 || undefined, "all 12 deliveries");
+      expect(new Set(sent).size).toBe(12);
+      expect(peak).toBeLessThanOrEqual(4);
+      expect(peak).toBeGreaterThan(1);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it("retries a failed attempt when it comes due", async () => {
+    const { accountId } = await subscription();
+    const results: AttemptResult[] = [
+      { ok: false, status: 503, error: "HTTP 503 Service Unavailable", durationMs: 1 },
+      { ok: true, status: 200, durationMs: 1 },
+    ];
+    let calls = 0;
+    const send: WebhookSender = async () => results[calls++] ?? { ok: true, status: 200, durationMs: 1 };
+    const dispatcher = await startDispatcher({ config, database, logger, send });
+    try {
+      await emit(accountId, 1);
+      await waitFor(() => calls >= 2 || undefined, "the retry");
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it("gives an attempt cut short by stop() back, due at once and not counted as failed", async () => {
+    const { accountId, sub } = await subscription();
+    let started = false;
+    const send: WebhookSender = (_url, _headers, _body, options) =>
+      new Promise<AttemptResult>((resolve) => {
+        started = true;
+        options.signal?.addEventListener("abort", () =>
+          resolve({ ok: false, error: "aborted", durationMs: 1 }),
+        );
+      });
+    const dispatcher = await startDispatcher({ config, database, logger, send, stopGraceMs: 50 });
+    await emit(accountId, 1);
+    await waitFor(() => started || undefined, "the attempt to start");
+    await dispatcher.stop();
+    const rows = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(eq(webhookDeliveries.subscriptionId, sub.id));
+    expect(rows).toEqual([
+      expect.objectContaining({ attempt: 1, status: "pending", leaseOwner: null, attemptedAt: null }),
+    ]);
+
+    // The next dispatcher makes that attempt.
+    let delivered = 0;
+    const next = await startDispatcher({
+      config,
+      database,
+      logger,
+      send: async () => ({ ok: true, status: 200, durationMs: 1 + delivered++ }),
+    });
+    try {
+      await waitFor(() => delivered > 0 || undefined, "the released attempt");
+    } finally {
+      await next.stop();
+    }
+  });
+});

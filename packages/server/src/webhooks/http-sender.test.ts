@@ -1,0 +1,96 @@
+import type { AddressInfo } from "node:net";
+import { createServer } from "node:net";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pinnedLookup, sendWebhook } from "./http-sender.ts";
+import type { Resolver } from "./ssrf-guard.ts";
+import { type Receiver, startReceiver } from "./test-support.ts";
+
+let receiver: Receiver;
+beforeAll(async () => {
+  receiver = await startReceiver((req) =>
+    req.path.endsWith("/gone") ? 410 : req.path.endsWith("/slow") ? new Promise(() => {}) : 204,
+  );
+});
+afterAll(() => receiver.close());
+
+const open = { allowPrivateNetworks: true, timeoutMs: 2000 };
+
+describe("sendWebhook", () => {
+  it("posts the body and headers, and reports a 2xx as success", async () => {
+    const result = await sendWebhook(
+      receiver.url,
+      { "content-type": "application/json", "webhook-id": "evt_1" },
+      '{"a":1}',
+      open,
+    );
+    expect(result).toMatchObject({ ok: true, status: 204 });
+    const got = receiver.received.at(-1);
+    expect(got?.body).toBe('{"a":1}');
+    expect(got?.headers["webhook-id"]).toBe("evt_1");
+  });
+
+  it.each([
+    ["/gone", { ok: false, status: 410, error: "HTTP 410 Gone" }],
+    ["/slow", { ok: false, error: "timeout" }],
+  ])("reports %s as a failure", async (path, expected) => {
+    const result = await sendWebhook(receiver.url.replace("/hooks", path), {}, "{}", {
+      ...open,
+      timeoutMs: 200,
+    });
+    expect(result).toMatchObject(expected);
+  });
+
+  it("reports a refused connection", async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((r) => closed.close(r));
+    expect(await sendWebhook(`http://127.0.0.1:${port}/`, {}, "{}", open)).toMatchObject({
+      ok: false,
+      error: "connection refused",
+    });
+  });
+
+  it("never connects when the host resolves to a forbidden address at delivery time", async () => {
+    let connections = 0;
+    const trap = createServer((socket) => {
+      connections++;
+      socket.destroy();
+    });
+    await new Promise<void>((r) => trap.listen(0, "127.0.0.1", r));
+    const { port } = trap.address() as AddressInfo;
+    // Passed the check when saved; now the name points at loopback (DNS rebinding).
+    const rebound: Resolver = async () => [{ address: "127.0.0.1", family: 4 }];
+    const result = await sendWebhook(`https://hooks.example.com:${port}/`, {}, "{}", {
+      allowPrivateNetworks: false,
+      timeoutMs: 500,
+      resolve: rebound,
+    });
+    await new Promise((r) => trap.close(r));
+    expect(result).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^url not allowed: .*127\.0\.0\.1/),
+    });
+    expect(connections).toBe(0);
+  });
+});
+
+describe("pinnedLookup", () => {
+  it("answers only with the addresses that were checked, whatever the host name", async () => {
+    const lookup = pinnedLookup([
+      { address: "93.184.216.34", family: 4 },
+      { address: "2606:2800:220:1::1", family: 6 },
+    ]);
+    const single = await new Promise((resolve) =>
+      lookup("evil.example", {}, (err, address, family) => resolve({ err, address, family })),
+    );
+    expect(single).toEqual({ err: null, address: "93.184.216.34", family: 4 });
+    const all = await new Promise((resolve) =>
+      lookup("evil.example", { all: true }, (_err, addresses) => resolve(addresses)),
+    );
+    expect(all).toEqual([
+      { address: "93.184.216.34", family: 4 },
+      { address: "2606:2800:220:1::1", family: 6 },
+    ]);
+  });
+});

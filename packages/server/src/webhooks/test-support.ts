@@ -1,0 +1,92 @@
+// Shared by the webhook tests (not used by the server): a real HTTP receiver on 127.0.0.1, a
+// fresh database per test file (PGlite, or PostgreSQL when DATABASE_URL is set), and polling.
+import { createHmac, randomBytes } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import postgres from "postgres";
+import { secretKey } from "./signing.ts";
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  path: string;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Decides the status of each request (default 204); may hang by never resolving. */
+  respond: (req: Received, index: number) => number | Promise<number>;
+  close(): Promise<void>;
+}
+
+export async function startReceiver(respond: Receiver["respond"] = () => 204): Promise<Receiver> {
+  const receiver: Receiver = { url: "", received: [], respond, close: async () => {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const entry = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        path: req.url ?? "/",
+      };
+      const index = receiver.received.push(entry) - 1;
+      const status = await receiver.respond(entry, index);
+      res.writeHead(status).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
+
+/** Verifies a delivery the way a Standard Webhooks receiver does: any v1 signature made with the secret. */
+export function hasValidSignature(received: Received, secret: string): boolean {
+  const id = received.headers["webhook-id"];
+  const timestamp = received.headers["webhook-timestamp"];
+  const header = String(received.headers["webhook-signature"] ?? "");
+  const expected = `v1,${createHmac("sha256", secretKey(secret)).update(`${id}.${timestamp}.${received.body}`).digest("base64")}`;
+  return header.split(" ").includes(expected);
+}
+
+export async function waitFor<T>(
+  probe: () => T | undefined | Promise<T | undefined>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined && value !== false) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A fresh PostgreSQL database when DATABASE_URL is set (dropped by `drop`), else in-memory PGlite. */
+export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) return { env: { OISR_DATA_DIR: "memory://" }, drop: async () => {} };
+  const name = `oisr_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    env: { DATABASE_URL: url.toString() },
+    async drop() {
+      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
