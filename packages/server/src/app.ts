@@ -1,4 +1,5 @@
 // createApp(deps): the whole HTTP surface, with every dependency injected.
+import cors from "cors";
 import express, { type Express, Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "pino";
@@ -9,6 +10,7 @@ import { authMiddleware } from "./http/auth.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { rateLimitMiddleware } from "./http/rate-limit.ts";
 import { traceMiddleware } from "./http/trace.ts";
+import { docsRoutes } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
 import { inventoryRoutes } from "./routes/inventory.ts";
@@ -51,7 +53,17 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
 
+  // Browsers may call the API directly (the SDK runs there); they need the rate-limit and trace
+  // headers exposed to pace themselves and report errors.
+  app.use(
+    "/v2",
+    cors({
+      exposedHeaders: ["X-Trace-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Location", "Idempotent-Replayed", "Date"],
+      maxAge: 600,
+    }),
+  );
   app.use(healthRoutes(deps.database));
+  app.use(docsRoutes());
   app.get("/v2/openapi.json", (_req, res) => {
     res.json(spec);
   });
