@@ -2,7 +2,7 @@
 // One generator for every package's spec types, so `generate` and the drift check can never disagree.
 //   node scripts/generate.mjs <out.d.ts>...          write (paths relative to the cwd)
 //   node scripts/generate.mjs --check                compare every committed target with a fresh run
-import { existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
@@ -26,14 +26,17 @@ if (args[0] === "--check") {
     return !existsSync(file) || readFileSync(file, "utf8") !== text;
   });
   if (stale.length > 0) {
-    console.error(`Generated code is out of date with spec/openapi.yaml:\n  ${stale.join("\n  ")}\nRun \`npm run generate\` and commit the result.`);
+    console.error(
+      `Generated code is out of date with spec/openapi.yaml:\n  ${stale.join("\n  ")}\nRun \`npm run generate\` and commit the result.`,
+    );
     process.exit(1);
   }
   console.log(`generated code matches spec/openapi.yaml (${TARGETS.length} files)`);
 } else {
   for (const out of args) {
     const file = resolve(process.cwd(), out);
-    if (!TARGETS.includes(relative(root, file))) throw new Error(`${out} is not a registered target in scripts/generate.mjs`);
+    if (!TARGETS.includes(relative(root, file)))
+      throw new Error(`${out} is not a registered target in scripts/generate.mjs`);
     mkdirSync(dirname(file), { recursive: true });
     writeFileSync(file, text);
   }

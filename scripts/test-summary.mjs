@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Sums the vitest JSON reports every package wrote into one closing line CI can read.
-import { existsSync, readFileSync, readdirSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 
 let passed = 0;

@@ -1,3 +1,5 @@
 import { defineConfig } from "vitest/config";
 
-export default defineConfig({ test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 30_000 } });
+export default defineConfig({
+  test: { include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 30_000 },
+});

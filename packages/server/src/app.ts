@@ -58,7 +58,16 @@ export function createApp(deps: AppDeps): Express {
   app.use(
     "/v2",
     cors({
-      exposedHeaders: ["X-Trace-Id", "X-RateLimit-Limit", "X-RateLimit-Remaining", "X-RateLimit-Reset", "Retry-After", "Location", "Idempotent-Replayed", "Date"],
+      exposedHeaders: [
+        "X-Trace-Id",
+        "X-RateLimit-Limit",
+        "X-RateLimit-Remaining",
+        "X-RateLimit-Reset",
+        "Retry-After",
+        "Location",
+        "Idempotent-Replayed",
+        "Date",
+      ],
       maxAge: 600,
     }),
   );

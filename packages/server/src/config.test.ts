@@ -25,7 +25,15 @@ describe("config", () => {
 
   it("reads the contract's defaults from an empty environment", () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ port: 8080, role: "all", databaseUrl: undefined, dataDir: "./.oisr-data", maxAttempts: 5 });
-    expect(config.webhookRetrySchedule).toEqual([5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000]);
+    expect(config).toMatchObject({
+      port: 8080,
+      role: "all",
+      databaseUrl: undefined,
+      dataDir: "./.oisr-data",
+      maxAttempts: 5,
+    });
+    expect(config.webhookRetrySchedule).toEqual([
+      5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+    ]);
   });
 });

@@ -58,7 +58,8 @@ export function parseRateLimits(json: string | undefined): Record<RateLimitScope
   if (!json) return limits;
   const overrides = JSON.parse(json) as Record<string, unknown>;
   for (const [scope, value] of Object.entries(overrides)) {
-    if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope)) throw new Error(`OISR_RATE_LIMITS: unknown scope "${scope}"`);
+    if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope))
+      throw new Error(`OISR_RATE_LIMITS: unknown scope "${scope}"`);
     if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
       throw new Error(`OISR_RATE_LIMITS: limit of "${scope}" must be a positive integer`);
     }

@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import { type Logger, pino } from "pino";
 
 export function createLogger(level: string, destination?: NodeJS.WritableStream): Logger {
   return pino(
@@ -6,7 +6,10 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       level,
       base: { service: "oisr" },
       // Belt and braces: tokens and secrets must never reach a log line.
-      redact: { paths: ["token", "secret", "*.token", "*.secret", "req.headers.authorization"], censor: "[redacted]" },
+      redact: {
+        paths: ["token", "secret", "*.token", "*.secret", "req.headers.authorization"],
+        censor: "[redacted]",
+      },
     },
     destination as never,
   );

@@ -1,6 +1,7 @@
 // Reads config and dispatches: `serve` (default) or an admin command.
-import { loadConfig } from "./config.ts";
+
 import { runAdminCommand } from "./cli/commands.ts";
+import { loadConfig } from "./config.ts";
 import { serve } from "./serve.ts";
 import { openServices } from "./services.ts";
 

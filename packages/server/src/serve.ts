@@ -13,18 +13,25 @@ async function developmentToken(services: Services, config: Config): Promise<str
     if (await services.accounts.authenticate(saved.token)) return saved.token;
   }
   const created = await services.accounts.createAccount("development");
-  if (file) writeFileSync(file, JSON.stringify({ account_id: created.account_id, token: created.token }), { mode: 0o600 });
+  if (file)
+    writeFileSync(file, JSON.stringify({ account_id: created.account_id, token: created.token }), {
+      mode: 0o600,
+    });
   return created.token;
 }
 
 export async function serve(config: Config): Promise<void> {
   const started = performance.now();
   const server = await startServer(config);
-  const lines = [`OISR ${config.role === "all" ? "API + workers" : config.role} ready in ${Math.round(performance.now() - started)} ms`];
+  const lines = [
+    `OISR ${config.role === "all" ? "API + workers" : config.role} ready in ${Math.round(performance.now() - started)} ms`,
+  ];
   if (server.url) {
     lines.push(`  API:   ${server.url}`, `  Docs:  ${server.origin}/docs`);
     if (!config.databaseUrl) {
-      lines.push(`  Token: ${await developmentToken(server.services, config)}  (development account, embedded PostgreSQL in ${config.dataDir})`);
+      lines.push(
+        `  Token: ${await developmentToken(server.services, config)}  (development account, embedded PostgreSQL in ${config.dataDir})`,
+      );
       lines.push(`  Try:   curl -H "Authorization: Bearer $TOKEN" ${server.url}/orders`);
     }
   }

@@ -4,7 +4,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
 
-export const specPath = process.env.OISR_SPEC_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "../../../spec/openapi.yaml");
+export const specPath =
+  process.env.OISR_SPEC_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "../../../spec/openapi.yaml");
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, unknown> };
 

@@ -1,7 +1,10 @@
 // `oisr-server accounts create | tokens create | tokens revoke`: print JSON on stdout.
 import type { Services } from "../services.ts";
 
-export async function runAdminCommand(services: Services, args: string[]): Promise<{ output: unknown; exitCode: number }> {
+export async function runAdminCommand(
+  services: Services,
+  args: string[],
+): Promise<{ output: unknown; exitCode: number }> {
   const [group, action, ...rest] = args;
   const flag = (name: string) => {
     const i = rest.indexOf(`--${name}`);
@@ -14,9 +17,12 @@ export async function runAdminCommand(services: Services, args: string[]): Promi
   }
   if (group === "tokens" && action === "create") {
     const account = flag("account");
-    if (!account) return { output: { error: "usage: oisr-server tokens create --account <account_id>" }, exitCode: 2 };
+    if (!account)
+      return { output: { error: "usage: oisr-server tokens create --account <account_id>" }, exitCode: 2 };
     const created = await services.accounts.createToken(account);
-    return created ? { output: created, exitCode: 0 } : { output: { error: `no account ${account}` }, exitCode: 1 };
+    return created
+      ? { output: created, exitCode: 0 }
+      : { output: { error: `no account ${account}` }, exitCode: 1 };
   }
   if (group === "tokens" && action === "revoke") {
     const token = rest[0];
@@ -24,7 +30,10 @@ export async function runAdminCommand(services: Services, args: string[]): Promi
     return { output: { revoked: await services.accounts.revokeToken(token) }, exitCode: 0 };
   }
   return {
-    output: { error: "usage: oisr-server [serve] | accounts create --name <n> | tokens create --account <id> | tokens revoke <token>" },
+    output: {
+      error:
+        "usage: oisr-server [serve] | accounts create --name <n> | tokens create --account <id> | tokens revoke <token>",
+    },
     exitCode: 2,
   };
 }

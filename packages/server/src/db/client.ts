@@ -42,7 +42,9 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.maxConnections ?? 10) : openPglite(options.dataDir ?? "./.oisr-data");
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options.maxConnections ?? 10)
+    : openPglite(options.dataDir ?? "./.oisr-data");
 }
 
 async function openPostgres(url: string, max: number): Promise<Database> {
@@ -61,7 +63,8 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   return {
     db: db as unknown as Db,
     driver: "postgres",
-    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) => rowsOf<T>(await executor.execute(query)),
+    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) =>
+      rowsOf<T>(await executor.execute(query)),
     notify: async (channel, payload = "") => {
       await client.notify(channel, payload);
     },
@@ -90,7 +93,8 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     db: db as unknown as Db,
     driver: "pglite",
-    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) => rowsOf<T>(await executor.execute(query)),
+    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) =>
+      rowsOf<T>(await executor.execute(query)),
     notify: async (channel, payload = "") => {
       bus.emit(channel, payload);
     },

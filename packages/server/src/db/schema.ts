@@ -70,9 +70,7 @@ export const requests = pgTable(
     primaryKey({ columns: [t.accountId, t.id] }),
     uniqueIndex("requests_seq_idx").on(t.seq),
     index("requests_account_seq_idx").on(t.accountId, t.seq),
-    index("requests_queue_idx")
-      .on(t.seq)
-      .where(sql`status in ('pending', 'processing')`),
+    index("requests_queue_idx").on(t.seq).where(sql`status in ('pending', 'processing')`),
     index("requests_accepted_idx").on(t.acceptedAt),
   ],
 );
@@ -89,7 +87,10 @@ export const idempotencyKeys = pgTable(
     response: jsonb("response").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.accountId, t.endpoint, t.key] }), index("idempotency_created_idx").on(t.createdAt)],
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.endpoint, t.key] }),
+    index("idempotency_created_idx").on(t.createdAt),
+  ],
 );
 
 export const orders = pgTable(
@@ -173,9 +174,7 @@ export const events = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.id] }),
-    index("events_undispatched_idx")
-      .on(t.seq)
-      .where(sql`dispatched_at is null`),
+    index("events_undispatched_idx").on(t.seq).where(sql`dispatched_at is null`),
   ],
 );
 

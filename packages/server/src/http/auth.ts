@@ -14,8 +14,12 @@ export function authMiddleware(accounts: AccountStore): RequestHandler {
     const match = BEARER.exec(req.header("authorization") ?? "");
     const account = match?.[1] ? await accounts.authenticate(match[1]) : null;
     if (!account) {
-      const detail = match ? "The bearer token is unknown or revoked." : "Send `Authorization: Bearer <token>`.";
-      throw new HttpProblem(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="oisr"' } });
+      const detail = match
+        ? "The bearer token is unknown or revoked."
+        : "Send `Authorization: Bearer <token>`.";
+      throw new HttpProblem(401, "unauthorized", detail, {
+        headers: { "WWW-Authenticate": 'Bearer realm="oisr"' },
+      });
     }
     res.locals.account = account;
     next();

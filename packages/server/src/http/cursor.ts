@@ -30,7 +30,11 @@ export function decodeCursor<P>(cursor: string | undefined, filters: Filters): P
     throw new HttpProblem(400, "invalid_cursor", "The cursor is not one this API issued.");
   }
   if (JSON.stringify(parsed.f) !== JSON.stringify(canonical(filters))) {
-    throw new HttpProblem(400, "invalid_cursor", "The cursor was issued for other filters; send the same filters as the call that returned it, or none with a fresh list.");
+    throw new HttpProblem(
+      400,
+      "invalid_cursor",
+      "The cursor was issued for other filters; send the same filters as the call that returned it, or none with a fresh list.",
+    );
   }
   return parsed.p;
 }

@@ -24,17 +24,45 @@ function fieldErrors(items: ValidatorErrorItem[] | undefined): FieldError[] {
   }));
 }
 
-const DB_UNAVAILABLE = new Set(["ECONNREFUSED", "ECONNRESET", "ETIMEDOUT", "EPIPE", "CONNECT_TIMEOUT", "CONNECTION_CLOSED", "CONNECTION_ENDED", "CONNECTION_DESTROYED", "57P01", "57P02", "57P03", "08000", "08003", "08006", "08001", "08004"]);
+const DB_UNAVAILABLE = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01",
+  "57P02",
+  "57P03",
+  "08000",
+  "08003",
+  "08006",
+  "08001",
+  "08004",
+]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {
   const e = err as { code?: string; cause?: { code?: string }; errno?: string };
-  return DB_UNAVAILABLE.has(String(e?.code)) || DB_UNAVAILABLE.has(String(e?.cause?.code)) || DB_UNAVAILABLE.has(String(e?.errno));
+  return (
+    DB_UNAVAILABLE.has(String(e?.code)) ||
+    DB_UNAVAILABLE.has(String(e?.cause?.code)) ||
+    DB_UNAVAILABLE.has(String(e?.errno))
+  );
 }
 
 export function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
-  const e = err as { status?: number; type?: string; errors?: ValidatorErrorItem[]; headers?: Record<string, string>; message?: string };
-  if (e?.type === "entity.parse.failed") return new HttpProblem(400, "invalid_json", "The request body is not valid JSON.");
+  const e = err as {
+    status?: number;
+    type?: string;
+    errors?: ValidatorErrorItem[];
+    headers?: Record<string, string>;
+    message?: string;
+  };
+  if (e?.type === "entity.parse.failed")
+    return new HttpProblem(400, "invalid_json", "The request body is not valid JSON.");
   if (e?.type === "entity.too.large" || e?.status === 413) {
     return new HttpProblem(413, "payload_too_large", "The request body exceeds 5 MiB.");
   }
@@ -42,11 +70,15 @@ export function toProblem(err: unknown): HttpProblem {
     return new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
   }
   if (isDatabaseUnavailable(err)) {
-    return new HttpProblem(503, "service_unavailable", "The database is unavailable; retry shortly.", { headers: { "Retry-After": "5" } });
+    return new HttpProblem(503, "service_unavailable", "The database is unavailable; retry shortly.", {
+      headers: { "Retry-After": "5" },
+    });
   }
   switch (e?.status) {
     case 400:
-      return new HttpProblem(400, "validation_failed", "The request does not match the API schema.", { errors: fieldErrors(e.errors) });
+      return new HttpProblem(400, "validation_failed", "The request does not match the API schema.", {
+        errors: fieldErrors(e.errors),
+      });
     case 404:
       return new HttpProblem(404, "not_found", "No such resource or path.");
     case 405:
@@ -62,7 +94,10 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
     const problem = toProblem(err);
     if (problem.status >= 500) {
-      logger.error({ err, traceId: res.locals.traceId, method: req.method, path: req.path }, "request failed");
+      logger.error(
+        { err, traceId: res.locals.traceId, method: req.method, path: req.path },
+        "request failed",
+      );
     }
     if (res.headersSent) return;
     sendProblem(res, problem);

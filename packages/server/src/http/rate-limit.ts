@@ -17,7 +17,10 @@ export function scopesFor(method: string, path: string): RateLimitScope[] {
   return [];
 }
 
-export function rateLimitMiddleware(store: RateLimitStore, defaults: Record<RateLimitScope, number>): RequestHandler {
+export function rateLimitMiddleware(
+  store: RateLimitStore,
+  defaults: Record<RateLimitScope, number>,
+): RequestHandler {
   return async (req, res, next) => {
     const scopes = scopesFor(req.method, req.path);
     if (scopes.length === 0) return next();
@@ -31,9 +34,14 @@ export function rateLimitMiddleware(store: RateLimitStore, defaults: Record<Rate
     res.setHeader("X-RateLimit-Reset", String(decision.reset));
     if (!decision.allowed) {
       const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000));
-      throw new HttpProblem(429, "rate_limited", `Rate limit of ${decision.limit} calls per 60 s exceeded. Retry in ${retryAfter} s.`, {
-        headers: { "Retry-After": String(retryAfter) },
-      });
+      throw new HttpProblem(
+        429,
+        "rate_limited",
+        `Rate limit of ${decision.limit} calls per 60 s exceeded. Retry in ${retryAfter} s.`,
+        {
+          headers: { "Retry-After": String(retryAfter) },
+        },
+      );
     }
     next();
   };

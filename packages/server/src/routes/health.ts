@@ -15,7 +15,9 @@ export function healthRoutes(database: Database): Router {
     } catch {
       sendProblem(
         res,
-        new HttpProblem(503, "service_unavailable", "The database is unreachable or not migrated.", { headers: { "Retry-After": "5" } }),
+        new HttpProblem(503, "service_unavailable", "The database is unreachable or not migrated.", {
+          headers: { "Retry-After": "5" },
+        }),
       );
     }
   });

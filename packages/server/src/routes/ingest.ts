@@ -24,7 +24,11 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
     router.post(endpoint.path, async (req: Request, res: Response) => {
       const body = req.body as Record<string, unknown[]>;
       const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
-      if (params && RETURN_ID.test(params.return_id) && !(await resources.getReturn(accountOf(res).id, params.return_id))) {
+      if (
+        params &&
+        RETURN_ID.test(params.return_id) &&
+        !(await resources.getReturn(accountOf(res).id, params.return_id))
+      ) {
         throw new HttpProblem(404, "not_found", `No return ${params.return_id} in this account.`);
       }
       const idempotencyKey = req.header("idempotency-key") ?? null;

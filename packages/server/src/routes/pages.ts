@@ -8,7 +8,12 @@ export function limitOf(query: Record<string, unknown>): number {
 }
 
 /** A feed page from `limit + 1` rows; an empty page keeps the position it was asked from. */
-export function feedPage<T>(rows: { seq: number; body: T }[], limit: number, after: number, filters: Filters) {
+export function feedPage<T>(
+  rows: { seq: number; body: T }[],
+  limit: number,
+  after: number,
+  filters: Filters,
+) {
   const page = rows.slice(0, limit);
   return {
     data: page.map((r) => r.body),
@@ -17,7 +22,10 @@ export function feedPage<T>(rows: { seq: number; body: T }[], limit: number, aft
   };
 }
 
-export function stringFilters(query: Record<string, unknown>, names: readonly string[]): Record<string, string | undefined> {
+export function stringFilters(
+  query: Record<string, unknown>,
+  names: readonly string[],
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const name of names) out[name] = typeof query[name] === "string" ? (query[name] as string) : undefined;
   return out;

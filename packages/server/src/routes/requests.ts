@@ -12,7 +12,10 @@ export function requestRoutes(store: RequestStore, retentionDays: number): Route
   const retentionMs = retentionDays * 86_400_000;
 
   router.get("/requests", async (req: Request, res: Response) => {
-    const filters = { status: req.query.status as string | undefined, kind: req.query.kind as string | undefined };
+    const filters = {
+      status: req.query.status as string | undefined,
+      kind: req.query.kind as string | undefined,
+    };
     const limit = Number(req.query.limit ?? 50);
     const before = decodeCursor<number>(req.query.cursor as string | undefined, filters);
     const rows = await store.list(accountOf(res).id, filters, before, limit + 1);

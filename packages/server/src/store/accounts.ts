@@ -53,7 +53,12 @@ export function createAccountStore(database: Database) {
     async authenticate(token: string): Promise<Account | null> {
       const hash = hashToken(token);
       const rows = await db
-        .select({ hash: apiTokens.tokenHash, id: accounts.id, name: accounts.name, rateLimits: accounts.rateLimits })
+        .select({
+          hash: apiTokens.tokenHash,
+          id: accounts.id,
+          name: accounts.name,
+          rateLimits: accounts.rateLimits,
+        })
         .from(apiTokens)
         .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
         .where(and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt)));

@@ -31,9 +31,17 @@ const excluded = (column: string) => sql.raw(`excluded.${column}`);
  * position: consumers upsert by version, so re-sending it would be noise.
  */
 const feedSeqUnlessSameVersion = (table: string) =>
-  sql.raw(`case when ${table}.body->'version' = excluded.body->'version' then ${table}.feed_seq else excluded.feed_seq end`);
+  sql.raw(
+    `case when ${table}.body->'version' = excluded.body->'version' then ${table}.feed_seq else excluded.feed_seq end`,
+  );
 
-export async function writeChanges(tx: Tx, accountId: string, changes: BatchChanges, outbox: OutboxEvent[], now: string): Promise<void> {
+export async function writeChanges(
+  tx: Tx,
+  accountId: string,
+  changes: BatchChanges,
+  outbox: OutboxEvent[],
+  now: string,
+): Promise<void> {
   const feedCount = changes.orders.length + changes.returns.length;
   let seq = 0;
   if (feedCount > 0) {
@@ -65,7 +73,13 @@ export async function writeChanges(tx: Tx, accountId: string, changes: BatchChan
       )
       .onConflictDoUpdate({
         target: [orders.accountId, orders.id],
-        set: { status: excluded("status"), source: excluded("source"), feedSeq: feedSeqUnlessSameVersion("orders"), updatedAt: excluded("updated_at"), body: excluded("body") },
+        set: {
+          status: excluded("status"),
+          source: excluded("source"),
+          feedSeq: feedSeqUnlessSameVersion("orders"),
+          updatedAt: excluded("updated_at"),
+          body: excluded("body"),
+        },
       });
   }
   if (changes.returns.length > 0) {
@@ -85,13 +99,26 @@ export async function writeChanges(tx: Tx, accountId: string, changes: BatchChan
       )
       .onConflictDoUpdate({
         target: [returns.accountId, returns.id],
-        set: { status: excluded("status"), feedSeq: feedSeqUnlessSameVersion("returns"), updatedAt: excluded("updated_at"), body: excluded("body") },
+        set: {
+          status: excluded("status"),
+          feedSeq: feedSeqUnlessSameVersion("returns"),
+          updatedAt: excluded("updated_at"),
+          body: excluded("body"),
+        },
       });
   }
   if (changes.shipments.length > 0) {
     await tx
       .insert(shipments)
-      .values(changes.shipments.map((s) => ({ accountId, id: s.id, externalId: s.external_id, orderId: s.order_id, body: s })))
+      .values(
+        changes.shipments.map((s) => ({
+          accountId,
+          id: s.id,
+          externalId: s.external_id,
+          orderId: s.order_id,
+          body: s,
+        })),
+      )
       .onConflictDoUpdate({ target: [shipments.accountId, shipments.id], set: { body: excluded("body") } });
   }
   if (changes.inventory.length > 0) {
@@ -99,7 +126,11 @@ export async function writeChanges(tx: Tx, accountId: string, changes: BatchChan
     for (let i = 0; i < changes.inventory.length; i += 5000) {
       await tx
         .insert(inventoryLevels)
-        .values(changes.inventory.slice(i, i + 5000).map((l) => ({ accountId, locationId: l.location_id, sku: l.sku, asOf: l.as_of, body: l })))
+        .values(
+          changes.inventory
+            .slice(i, i + 5000)
+            .map((l) => ({ accountId, locationId: l.location_id, sku: l.sku, asOf: l.as_of, body: l })),
+        )
         .onConflictDoUpdate({
           target: [inventoryLevels.accountId, inventoryLevels.locationId, inventoryLevels.sku],
           set: { asOf: excluded("as_of"), body: excluded("body") },
@@ -110,7 +141,13 @@ export async function writeChanges(tx: Tx, accountId: string, changes: BatchChan
     await tx.insert(events).values(
       outbox.map((e) => {
         const id = newId("evt");
-        return { accountId, id, type: e.type, createdAt: now, payload: { id, type: e.type, created_at: now, data: { object: e.object } } };
+        return {
+          accountId,
+          id,
+          type: e.type,
+          createdAt: now,
+          payload: { id, type: e.type, created_at: now, data: { object: e.object } },
+        };
       }),
     );
   }

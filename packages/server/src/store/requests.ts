@@ -117,7 +117,8 @@ export function createRequestStore(database: Database) {
         await insertRequest(tx, input, id);
         return { kind: "accepted", ack };
       });
-      if (outcome.kind === "accepted") await database.notify("oisr_requests", input.accountId).catch(() => {});
+      if (outcome.kind === "accepted")
+        await database.notify("oisr_requests", input.accountId).catch(() => {});
       return outcome;
     },
 

@@ -26,24 +26,47 @@ export function createResourceStore(database: Database) {
 
   return {
     /** By server id first, then by the caller's external id. */
-    async getOrder(accountId: string, identifier: string, executor: Executor = db): Promise<unknown | undefined> {
+    async getOrder(
+      accountId: string,
+      identifier: string,
+      executor: Executor = db,
+    ): Promise<unknown | undefined> {
       const rows = await executor
         .select({ id: orders.id, body: orders.body })
         .from(orders)
-        .where(and(eq(orders.accountId, accountId), or(eq(orders.id, identifier), eq(orders.externalId, identifier))));
+        .where(
+          and(
+            eq(orders.accountId, accountId),
+            or(eq(orders.id, identifier), eq(orders.externalId, identifier)),
+          ),
+        );
       return (rows.find((r) => r.id === identifier) ?? rows[0])?.body;
     },
 
-    async getReturn(accountId: string, identifier: string, executor: Executor = db): Promise<unknown | undefined> {
+    async getReturn(
+      accountId: string,
+      identifier: string,
+      executor: Executor = db,
+    ): Promise<unknown | undefined> {
       const rows = await executor
         .select({ id: returns.id, body: returns.body })
         .from(returns)
-        .where(and(eq(returns.accountId, accountId), or(eq(returns.id, identifier), eq(returns.externalId, identifier))));
+        .where(
+          and(
+            eq(returns.accountId, accountId),
+            or(eq(returns.id, identifier), eq(returns.externalId, identifier)),
+          ),
+        );
       return (rows.find((r) => r.id === identifier) ?? rows[0])?.body;
     },
 
     /** The orders change feed: every order at the position of its latest change. */
-    async orderFeed(accountId: string, filters: OrderFilters, afterSeq: number, limit: number): Promise<FeedRow<unknown>[]> {
+    async orderFeed(
+      accountId: string,
+      filters: OrderFilters,
+      afterSeq: number,
+      limit: number,
+    ): Promise<FeedRow<unknown>[]> {
       const conditions = [eq(orders.accountId, accountId), gt(orders.feedSeq, afterSeq)];
       if (filters.status) conditions.push(eq(orders.status, filters.status));
       if (filters.source) conditions.push(eq(orders.source, filters.source));
@@ -56,12 +79,19 @@ export function createResourceStore(database: Database) {
         .limit(limit);
     },
 
-    async returnFeed(accountId: string, filters: ReturnFilters, afterSeq: number, limit: number): Promise<FeedRow<unknown>[]> {
+    async returnFeed(
+      accountId: string,
+      filters: ReturnFilters,
+      afterSeq: number,
+      limit: number,
+    ): Promise<FeedRow<unknown>[]> {
       const conditions = [eq(returns.accountId, accountId), gt(returns.feedSeq, afterSeq)];
       if (filters.status) conditions.push(eq(returns.status, filters.status));
       if (filters.order_id) {
         const ref = filters.order_id;
-        conditions.push(or(eq(returns.orderId, ref), sql`${returns.body}->>'order_external_id' = ${ref}`) as never);
+        conditions.push(
+          or(eq(returns.orderId, ref), sql`${returns.body}->>'order_external_id' = ${ref}`) as never,
+        );
       }
       if (filters.updated_since) conditions.push(gte(returns.updatedAt, filters.updated_since));
       return db
@@ -82,9 +112,16 @@ export function createResourceStore(database: Database) {
       const conditions = [eq(inventoryLevels.accountId, accountId)];
       if (filters.location_id) conditions.push(eq(inventoryLevels.locationId, filters.location_id));
       if (filters.sku) conditions.push(eq(inventoryLevels.sku, filters.sku));
-      if (after) conditions.push(sql`(${inventoryLevels.locationId}, ${inventoryLevels.sku}) > (${after[0]}, ${after[1]})`);
+      if (after)
+        conditions.push(
+          sql`(${inventoryLevels.locationId}, ${inventoryLevels.sku}) > (${after[0]}, ${after[1]})`,
+        );
       return db
-        .select({ locationId: inventoryLevels.locationId, sku: inventoryLevels.sku, body: inventoryLevels.body })
+        .select({
+          locationId: inventoryLevels.locationId,
+          sku: inventoryLevels.sku,
+          body: inventoryLevels.body,
+        })
         .from(inventoryLevels)
         .where(and(...conditions))
         .orderBy(asc(inventoryLevels.locationId), asc(inventoryLevels.sku))
@@ -92,7 +129,11 @@ export function createResourceStore(database: Database) {
     },
 
     /** Loads shipments by external id (for the worker's state snapshot). */
-    async shipmentsByExternalId(executor: Executor, accountId: string, externalIds: string[]): Promise<unknown[]> {
+    async shipmentsByExternalId(
+      executor: Executor,
+      accountId: string,
+      externalIds: string[],
+    ): Promise<unknown[]> {
       if (externalIds.length === 0) return [];
       const rows = await executor
         .select({ body: shipments.body })

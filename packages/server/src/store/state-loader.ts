@@ -1,6 +1,13 @@
 // Preloads, inside the apply transaction, exactly what a batch reads (domain `referencedKeys`),
 // with a few indexed queries, into the domain's in-memory state view.
-import { type ReferencedKeys, MemoryState, type InventoryLevel, type Order, type Return, type Shipment } from "@oisr/domain";
+import {
+  type InventoryLevel,
+  MemoryState,
+  type Order,
+  type ReferencedKeys,
+  type Return,
+  type Shipment,
+} from "@oisr/domain";
 import { and, eq, inArray, or, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { inventoryLevels, orders, returns, shipments } from "../db/schema.ts";
@@ -20,7 +27,12 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
       await tx
         .select({ body: orders.body })
         .from(orders)
-        .where(and(eq(orders.accountId, accountId), or(inArray(orders.id, keys.orderRefs), inArray(orders.externalId, keys.orderRefs)))),
+        .where(
+          and(
+            eq(orders.accountId, accountId),
+            or(inArray(orders.id, keys.orderRefs), inArray(orders.externalId, keys.orderRefs)),
+          ),
+        ),
     );
   }
   if (keys.returnRefs.length > 0) {
@@ -28,13 +40,25 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
       await tx
         .select({ body: returns.body })
         .from(returns)
-        .where(and(eq(returns.accountId, accountId), or(inArray(returns.id, keys.returnRefs), inArray(returns.externalId, keys.returnRefs)))),
+        .where(
+          and(
+            eq(returns.accountId, accountId),
+            or(inArray(returns.id, keys.returnRefs), inArray(returns.externalId, keys.returnRefs)),
+          ),
+        ),
     );
   }
   if (keys.relatedReturns) {
-    const missingOrders = [...new Set([...returnRows.values()].map((r) => r.order_id))].filter((id) => !orderRows.has(id));
+    const missingOrders = [...new Set([...returnRows.values()].map((r) => r.order_id))].filter(
+      (id) => !orderRows.has(id),
+    );
     if (missingOrders.length > 0) {
-      addOrders(await tx.select({ body: orders.body }).from(orders).where(and(eq(orders.accountId, accountId), inArray(orders.id, missingOrders))));
+      addOrders(
+        await tx
+          .select({ body: orders.body })
+          .from(orders)
+          .where(and(eq(orders.accountId, accountId), inArray(orders.id, missingOrders))),
+      );
     }
     if (orderRows.size > 0) {
       addReturns(
@@ -51,7 +75,9 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
     const rows = await tx
       .select({ body: shipments.body })
       .from(shipments)
-      .where(and(eq(shipments.accountId, accountId), inArray(shipments.externalId, keys.shipmentExternalIds)));
+      .where(
+        and(eq(shipments.accountId, accountId), inArray(shipments.externalId, keys.shipmentExternalIds)),
+      );
     shipmentRows = rows.map((r) => r.body as Shipment);
   }
 
@@ -60,7 +86,12 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
     const rows = await tx
       .select({ body: inventoryLevels.body })
       .from(inventoryLevels)
-      .where(and(eq(inventoryLevels.accountId, accountId), inArray(inventoryLevels.locationId, keys.inventoryLocations)));
+      .where(
+        and(
+          eq(inventoryLevels.accountId, accountId),
+          inArray(inventoryLevels.locationId, keys.inventoryLocations),
+        ),
+      );
     levels.push(...rows.map((r) => r.body as InventoryLevel));
   }
   for (let i = 0; i < keys.inventoryKeys.length; i += 5000) {
@@ -77,5 +108,10 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
     levels.push(...rows.map((r) => r.body as InventoryLevel));
   }
 
-  return new MemoryState({ orders: [...orderRows.values()], returns: [...returnRows.values()], shipments: shipmentRows, inventory: levels });
+  return new MemoryState({
+    orders: [...orderRows.values()],
+    returns: [...returnRows.values()],
+    shipments: shipmentRows,
+    inventory: levels,
+  });
 }

@@ -1,5 +1,5 @@
 // Applies one claimed request in one transaction: all of it, or nothing.
-import { type IngestKind, applyBatch, referencedKeys } from "@oisr/domain";
+import { applyBatch, type IngestKind, referencedKeys } from "@oisr/domain";
 import { sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
 import type { Services } from "../services.ts";
@@ -10,11 +10,17 @@ import type { ClaimedRequest, Queue } from "./queue.ts";
 
 export type ApplyOutcome = "succeeded" | "failed" | "lease_lost";
 
-export async function applyClaimed(services: Services, queue: Queue, claimed: ClaimedRequest, config: Pick<Config, "applyLockTimeoutMs">): Promise<ApplyOutcome> {
+export async function applyClaimed(
+  services: Services,
+  queue: Queue,
+  claimed: ClaimedRequest,
+  config: Pick<Config, "applyLockTimeoutMs">,
+): Promise<ApplyOutcome> {
   const { database } = services;
   let emitted = false;
   const outcome = await database.db.transaction(async (tx): Promise<ApplyOutcome> => {
-    if (database.driver === "postgres") await tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`));
+    if (database.driver === "postgres")
+      await tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`));
     const row = await queue.lockForApply(tx, claimed);
     if (!row) return "lease_lost";
     const kind = row.kind as IngestKind;

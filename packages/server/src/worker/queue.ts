@@ -17,7 +17,13 @@ export function createQueue(database: Database, workerId: string) {
   return {
     /** Claims up to `limit` heads of distinct accounts' queues. */
     async claim(limit: number, leaseMs: number): Promise<ClaimedRequest[]> {
-      const rows = await database.rows<{ account_id: string; id: string; kind: string; attempts: number; trace_id: string }>(sql`
+      const rows = await database.rows<{
+        account_id: string;
+        id: string;
+        kind: string;
+        attempts: number;
+        trace_id: string;
+      }>(sql`
         update requests r
            set status = 'processing',
                started_at = coalesce(r.started_at, now()),
@@ -41,7 +47,13 @@ export function createQueue(database: Database, workerId: string) {
           ) picked
          where r.account_id = picked.account_id and r.id = picked.id
         returning r.account_id, r.id, r.kind, r.attempts, r.trace_id`);
-      return rows.map((r) => ({ accountId: r.account_id, id: r.id, kind: r.kind, attempts: r.attempts, traceId: r.trace_id }));
+      return rows.map((r) => ({
+        accountId: r.account_id,
+        id: r.id,
+        kind: r.kind,
+        attempts: r.attempts,
+        traceId: r.trace_id,
+      }));
     },
 
     /**
@@ -58,7 +70,13 @@ export function createQueue(database: Database, workerId: string) {
       );
       const row = rows[0];
       if (!row) return undefined;
-      return { accountId: row.account_id, id: row.id, kind: row.kind, params: row.params, body: row.body } as RequestRow;
+      return {
+        accountId: row.account_id,
+        id: row.id,
+        kind: row.kind,
+        params: row.params,
+        body: row.body,
+      } as RequestRow;
     },
 
     async finish(
@@ -77,7 +95,12 @@ export function createQueue(database: Database, workerId: string) {
     },
 
     /** After a transient failure: retry later (still `processing`), or `dead` when attempts run out. */
-    async retryOrBury(claimed: ClaimedRequest, maxAttempts: number, delayMs: number, error: { code: string; message: string }): Promise<"retry" | "dead"> {
+    async retryOrBury(
+      claimed: ClaimedRequest,
+      maxAttempts: number,
+      delayMs: number,
+      error: { code: string; message: string },
+    ): Promise<"retry" | "dead"> {
       if (claimed.attempts >= maxAttempts) {
         await database.rows(
           sql`update requests set status = 'dead', completed_at = now(), lease_owner = null, lease_until = null,

@@ -16,7 +16,11 @@ export interface Worker {
 /** Longest sleep between queue checks when nothing wakes the worker (a missed notification, a lease expiring). */
 const MAX_IDLE_MS = 1000;
 
-export async function startWorker(deps: { config: Config; logger: Logger; services: Services }): Promise<Worker> {
+export async function startWorker(deps: {
+  config: Config;
+  logger: Logger;
+  services: Services;
+}): Promise<Worker> {
   const { config, services } = deps;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const logger = deps.logger.child({ worker: workerId });
@@ -33,11 +37,17 @@ export async function startWorker(deps: { config: Config; logger: Logger; servic
     const started = performance.now();
     try {
       const outcome = await applyClaimed(services, queue, claimed, config);
-      log.info({ kind: claimed.kind, outcome, ms: Math.round(performance.now() - started) }, "request processed");
+      log.info(
+        { kind: claimed.kind, outcome, ms: Math.round(performance.now() - started) },
+        "request processed",
+      );
     } catch (err) {
       const delay = backoffMs(claimed.attempts, config.retryBaseMs);
       const next = await queue
-        .retryOrBury(claimed, config.maxAttempts, delay, { code: "processing_failed", message: "Processing could not complete; nothing was applied. Resubmitting is safe." })
+        .retryOrBury(claimed, config.maxAttempts, delay, {
+          code: "processing_failed",
+          message: "Processing could not complete; nothing was applied. Resubmitting is safe.",
+        })
         .catch(() => "lease" as const);
       log.warn({ err, next, delayMs: delay }, "request attempt failed");
     }
