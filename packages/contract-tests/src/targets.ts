@@ -1,7 +1,8 @@
 // The systems the one contract suite runs against. Each target starts a fresh, isolated system
 // and can mint accounts; tests talk to it over HTTP only.
-import { spawn } from "node:child_process";
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { fileURLToPath } from "node:url";
 import { loadConfig, startServer } from "@oisr/server";
 import postgres from "postgres";
 
@@ -10,6 +11,11 @@ export interface System {
   baseUrl: string;
   /** Origin, for the probes outside /v2. */
   origin: string;
+  /**
+   * The system's own PostgreSQL database, when it has one a test may connect to (to hold locks
+   * and provoke transient failures). Absent on PGlite and on the mock.
+   */
+  databaseUrl?: string;
   createAccount(name?: string): Promise<{ accountId: string; token: string }>;
   revokeToken(token: string): Promise<void>;
   close(): Promise<void>;
@@ -58,6 +64,7 @@ function serverTarget(name: string, databaseUrl: string | undefined): Target {
       return {
         baseUrl: server.url as string,
         origin: server.origin as string,
+        ...(db ? { databaseUrl: db.url } : {}),
         async createAccount(accountName = "contract-test") {
           const created = await server.services.accounts.createAccount(accountName);
           return { accountId: created.account_id, token: created.token };
@@ -80,21 +87,76 @@ export const targets: Target[] = [
   ...(process.env.DATABASE_URL ? [serverTarget("server (PostgreSQL)", process.env.DATABASE_URL)] : []),
 ];
 
+const serverMain = fileURLToPath(new URL("../../server/src/main.ts", import.meta.url));
+
+export interface SpawnedServer {
+  child: ChildProcessWithoutNullStreams;
+  /** Resolves with the API base URL (ending in /v2), or "" for a worker-only process. */
+  ready: Promise<string>;
+  /** Everything the process wrote so far (stdout and stderr), for failure messages. */
+  output(): string;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves when the process has exited. */
+  stop(graceMs?: number): Promise<void>;
+}
+
 /** Starts `oisr-server` as a child process (for crash and multi-process tests). */
-export function spawnServer(env: Record<string, string>) {
-  const bin = new URL("../../server/src/main.ts", import.meta.url).pathname;
-  const child = spawn(process.execPath, [bin, "serve"], {
-    env: { ...process.env, LOG_LEVEL: "warn", ...env },
+export function spawnServer(env: Record<string, string>): SpawnedServer {
+  const child = spawn(process.execPath, [serverMain, "serve"], {
+    env: { ...process.env, PORT: "0", LOG_LEVEL: "warn", ...env },
+    stdio: ["pipe", "pipe", "pipe"],
+  });
+  let out = "";
+  // Both pipes are drained for the whole life of the process: a full pipe would block its logger.
+  const keep = (chunk: Buffer) => {
+    out = (out + chunk.toString()).slice(-64_000);
+  };
+  child.stderr.on("data", keep);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  const ready = new Promise<string>((resolve, reject) => {
+    child.stdout.on("data", (chunk: Buffer) => {
+      keep(chunk);
+      const api = /API:\s+(\S+)/.exec(out);
+      if (api?.[1]) resolve(api[1]);
+      else if (/ready in/.test(out) && !/API \+ workers|OISR api/.test(out)) resolve("");
+    });
+    child.once("exit", (code, signal) =>
+      reject(new Error(`oisr-server exited (${code ?? signal}) before it was ready:\n${out}`)),
+    );
+  });
+  ready.catch(() => {});
+  return {
+    child,
+    ready,
+    output: () => out,
+    async stop(graceMs = 5000) {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill("SIGTERM");
+      const timer = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** `oisr-server accounts create --name <name>` against a database: the documented way to mint tokens. */
+export async function cliCreateAccount(
+  databaseUrl: string,
+  name = "contract-test",
+): Promise<{ accountId: string; token: string }> {
+  const child = spawn(process.execPath, [serverMain, "accounts", "create", "--name", name], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
-  const ready = new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /API:\s+(\S+)/.exec(out) ?? (/ready in/.test(out) ? [out, ""] : null);
-      if (match) resolve(match[1] ?? "");
-    });
-    child.once("exit", (code) => reject(new Error(`oisr-server exited with ${code} before ready: ${out}`)));
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (c: Buffer) => {
+    stdout += c.toString();
   });
-  return { child, ready };
+  child.stderr.on("data", (c: Buffer) => {
+    stderr += c.toString();
+  });
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  if (code !== 0) throw new Error(`accounts create exited with ${code}: ${stderr}${stdout}`);
+  const created = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as { account_id: string; token: string };
+  return { accountId: created.account_id, token: created.token };
 }
