@@ -4,6 +4,6 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     root: new URL("..", import.meta.url).pathname,
-    include: ["test/**/*.test.ts"],
+    include: ["test/dist.test.ts"],
   },
 });

@@ -43,15 +43,18 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(traceMiddleware);
-  app.use(
-    pinoHttp({
-      logger,
-      customProps: (_req, res) => ({ traceId: res.locals?.traceId }),
-      // Never log credentials.
-      redact: ["req.headers.authorization", "req.headers.cookie"],
-      autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
-    }),
-  );
+  // A per-request child logger is costly; skip the middleware when request logs are off anyway.
+  if (logger.isLevelEnabled("info")) {
+    app.use(
+      pinoHttp({
+        logger,
+        customProps: (_req, res) => ({ traceId: res.locals?.traceId }),
+        // Never log credentials.
+        redact: ["req.headers.authorization", "req.headers.cookie"],
+        autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
+      }),
+    );
+  }
 
   // Browsers may call the API directly (the SDK runs there); they need the rate-limit and trace
   // headers exposed to pace themselves and report errors.

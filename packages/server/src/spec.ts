@@ -1,11 +1,9 @@
 // The one contract, loaded from spec/openapi.yaml for validation and served as /v2/openapi.json.
 import { readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "yaml";
+import { locate } from "./paths.ts";
 
-export const specPath =
-  process.env.OISR_SPEC_PATH ?? join(dirname(fileURLToPath(import.meta.url)), "../../../spec/openapi.yaml");
+export const specPath = process.env.OISR_SPEC_PATH ?? locate("spec/openapi.yaml");
 
 export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, unknown> };
 

@@ -1,5 +1,18 @@
 // `oisr-server accounts create | tokens create | tokens revoke`: print JSON on stdout.
+import { RATE_LIMIT_SCOPES } from "../config.ts";
 import type { Services } from "../services.ts";
+
+/** Per-account overrides: only known scopes, positive integers. */
+function parseRateLimitOverrides(json: string): Record<string, number> {
+  const parsed = JSON.parse(json) as Record<string, unknown>;
+  for (const [scope, limit] of Object.entries(parsed)) {
+    if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope))
+      throw new Error(`unknown rate-limit scope "${scope}"`);
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)
+      throw new Error(`limit of "${scope}" must be a positive integer`);
+  }
+  return parsed as Record<string, number>;
+}
 
 export async function runAdminCommand(
   services: Services,
@@ -14,6 +27,23 @@ export async function runAdminCommand(
     const name = flag("name");
     if (!name) return { output: { error: "usage: oisr-server accounts create --name <name>" }, exitCode: 2 };
     return { output: await services.accounts.createAccount(name), exitCode: 0 };
+  }
+  if (group === "accounts" && action === "set-limits") {
+    const [accountId, json] = rest;
+    if (!accountId || json === undefined) {
+      return {
+        output: {
+          error:
+            "usage: oisr-server accounts set-limits <account_id> '{\"ingest\": 1200}' (or 'null' to clear)",
+        },
+        exitCode: 2,
+      };
+    }
+    const limits = json === "null" ? null : parseRateLimitOverrides(json);
+    const updated = await services.accounts.setRateLimits(accountId, limits);
+    return updated
+      ? { output: { account_id: accountId, rate_limits: limits }, exitCode: 0 }
+      : { output: { error: `no account ${accountId}` }, exitCode: 1 };
   }
   if (group === "tokens" && action === "create") {
     const account = flag("account");
@@ -32,7 +62,7 @@ export async function runAdminCommand(
   return {
     output: {
       error:
-        "usage: oisr-server [serve] | accounts create --name <n> | tokens create --account <id> | tokens revoke <token>",
+        "usage: oisr-server [serve] | accounts create --name <n> | accounts set-limits <account_id> <json> | tokens create --account <id> | tokens revoke <token>",
     },
     exitCode: 2,
   };

@@ -2,11 +2,10 @@
 // otherwise. Everything above this file sees the same drizzle `Db` and the same notify/listen.
 import { EventEmitter } from "node:events";
 import { mkdirSync } from "node:fs";
-import { dirname, join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { locate } from "../paths.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -34,7 +33,7 @@ export interface DatabaseOptions {
   maxConnections?: number;
 }
 
-export const migrationsFolder = join(dirname(fileURLToPath(import.meta.url)), "../../drizzle");
+export const migrationsFolder = locate("drizzle/meta/_journal.json").replace(/\/meta\/_journal\.json$/, "");
 
 function rowsOf<T>(result: unknown): T[] {
   // postgres.js resolves to an array of rows; PGlite to { rows }.

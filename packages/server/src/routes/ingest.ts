@@ -23,6 +23,7 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
   for (const endpoint of ENDPOINTS) {
     router.post(endpoint.path, async (req: Request, res: Response) => {
       const body = req.body as Record<string, unknown[]>;
+      const bodyJson = JSON.stringify(body);
       const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
       if (
         params &&
@@ -37,8 +38,8 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
         kind: endpoint.kind,
         endpoint: `POST ${req.path}`,
         params,
-        body,
-        bodyHash: createHash("sha256").update(JSON.stringify(body)).digest("hex"),
+        bodyJson,
+        bodyHash: createHash("sha256").update(bodyJson).digest("hex"),
         itemCount: body[endpoint.items]?.length ?? 0,
         idempotencyKey,
         traceId: String(res.locals.traceId),

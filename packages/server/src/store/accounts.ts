@@ -1,8 +1,9 @@
 // Accounts and their API tokens. Tokens are stored only as SHA-256 hashes.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, inArray, isNull } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { accounts, apiTokens } from "../db/schema.ts";
+import { createBatcher } from "./batcher.ts";
 import { newId, newToken } from "./ids.ts";
 
 export interface Account {
@@ -17,6 +18,32 @@ export function hashToken(token: string): string {
 
 export function createAccountStore(database: Database) {
   const { db } = database;
+
+  // Concurrent calls are authenticated with one query per batch (see store/batcher.ts). Nothing is
+  // cached, so a revoked token is refused on its very next call.
+  const lookup = createBatcher<string, Account | null>(
+    async (hashes) => {
+      const unique = [...new Set(hashes)];
+      const rows = await db
+        .select({
+          hash: apiTokens.tokenHash,
+          id: accounts.id,
+          name: accounts.name,
+          rateLimits: accounts.rateLimits,
+        })
+        .from(apiTokens)
+        .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
+        .where(and(inArray(apiTokens.tokenHash, unique), isNull(apiTokens.revokedAt)));
+      const byHash = new Map(rows.map((r) => [r.hash, r]));
+      return hashes.map((hash) => {
+        const row = byHash.get(hash);
+        // The index lookup already matched; the constant-time compare guards against any collation surprise.
+        if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return null;
+        return { id: row.id, name: row.name, rateLimits: row.rateLimits };
+      });
+    },
+    { maxItems: 1000, concurrency: 2 },
+  );
   return {
     async createAccount(name: string): Promise<{ account_id: string; name: string; token: string }> {
       const id = newId("acc");
@@ -45,27 +72,18 @@ export function createAccountStore(database: Database) {
       return revoked.length > 0;
     },
 
-    async setRateLimits(accountId: string, limits: Record<string, number> | null): Promise<void> {
-      await db.update(accounts).set({ rateLimits: limits }).where(eq(accounts.id, accountId));
+    async setRateLimits(accountId: string, limits: Record<string, number> | null): Promise<boolean> {
+      const updated = await db
+        .update(accounts)
+        .set({ rateLimits: limits })
+        .where(eq(accounts.id, accountId))
+        .returning({ id: accounts.id });
+      return updated.length > 0;
     },
 
     /** The account a live token belongs to, or null for unknown and revoked tokens. */
-    async authenticate(token: string): Promise<Account | null> {
-      const hash = hashToken(token);
-      const rows = await db
-        .select({
-          hash: apiTokens.tokenHash,
-          id: accounts.id,
-          name: accounts.name,
-          rateLimits: accounts.rateLimits,
-        })
-        .from(apiTokens)
-        .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-        .where(and(eq(apiTokens.tokenHash, hash), isNull(apiTokens.revokedAt)));
-      const row = rows[0];
-      // The index lookup already matched; the constant-time compare guards against any collation surprise.
-      if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return null;
-      return { id: row.id, name: row.name, rateLimits: row.rateLimits };
+    authenticate(token: string): Promise<Account | null> {
+      return lookup(hashToken(token));
     },
   };
 }

@@ -1,6 +1,8 @@
 // Rolling 60 s rate limits, counted in the database so every process on it shares them.
+// Concurrent calls are taken in groups: one SQL call per (account, scopes) per batch.
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { createBatcher } from "./batcher.ts";
 
 export interface RateDecision {
   allowed: boolean;
@@ -10,33 +12,82 @@ export interface RateDecision {
   reset: number;
 }
 
+interface Take {
+  accountId: string;
+  scopes: { scope: string; limit: number }[];
+  nowMs: number;
+}
+
+interface ScopeRow {
+  allowed: number;
+  scope: string;
+  lim: number;
+  used: number;
+  oldest: string | number;
+}
+
+/** The decision for the i-th call of a group of which the first `allowed` were let through. */
+export function decide(rows: ScopeRow[], i: number): RateDecision {
+  const allowed = i < Number(rows[0]?.allowed ?? 0);
+  const perScope = rows.map((r) => ({
+    limit: Number(r.lim),
+    // A call let through counts itself and those before it in the group.
+    remaining: allowed
+      ? Number(r.lim) - Number(r.used) - (i + 1)
+      : Math.max(0, Number(r.lim) - Number(r.used) - Number(r.allowed)),
+    reset: Number(r.oldest) + 60,
+  }));
+  // Report the scope with the fewest calls remaining: the one that binds (or refused).
+  const binding = perScope.reduce((a, b) => (b.remaining < a.remaining ? b : a));
+  return {
+    allowed,
+    limit: binding.limit,
+    remaining: allowed ? Math.max(0, binding.remaining) : 0,
+    reset: binding.reset,
+  };
+}
+
 export function createRateLimitStore(database: Database) {
+  async function takeGroup(group: Take[]): Promise<RateDecision[]> {
+    const first = group[0] as Take;
+    // Array literals, one parameter each: scope names are fixed identifiers and limits integers.
+    const names = `{${first.scopes.map((s) => s.scope).join(",")}}`;
+    const limits = `{${first.scopes.map((s) => Math.trunc(s.limit)).join(",")}}`;
+    const rows = await database.rows<ScopeRow>(
+      sql`select * from oisr_rate_limit_take_many(${first.accountId}, ${names}::text[], ${limits}::int[], ${group.length}::int, ${first.nowMs}::bigint)`,
+    );
+    return group.map((_, i) => decide(rows, i));
+  }
+
+  const take = createBatcher<Take, RateDecision>(
+    async (items) => {
+      const groups = new Map<string, number[]>();
+      items.forEach((t, i) => {
+        const key = `${t.accountId}|${t.scopes.map((s) => `${s.scope}:${s.limit}`).join(",")}`;
+        groups.set(key, [...(groups.get(key) ?? []), i]);
+      });
+      const out: RateDecision[] = new Array(items.length);
+      await Promise.all(
+        [...groups.values()].map(async (indexes) => {
+          const decisions = await takeGroup(indexes.map((i) => items[i] as Take));
+          indexes.forEach((idx, j) => {
+            out[idx] = decisions[j] as RateDecision;
+          });
+        }),
+      );
+      return out;
+    },
+    { maxItems: 1000, concurrency: 2 },
+  );
+
   return {
     /** Counts one call against every scope, or against none if any scope is exhausted. */
-    async take(
+    take(
       accountId: string,
       scopes: { scope: string; limit: number }[],
       nowMs = Date.now(),
     ): Promise<RateDecision> {
-      // One array literal per parameter: scope names are fixed identifiers and limits integers,
-      // and both drivers pass a literal through unchanged (drizzle would spread a JS array).
-      const names = `{${scopes.map((s) => s.scope).join(",")}}`;
-      const limits = `{${scopes.map((s) => Math.trunc(s.limit)).join(",")}}`;
-      const [row] = await database.rows<{
-        allowed: boolean;
-        lim: number;
-        remaining: number;
-        reset: string | number;
-      }>(
-        sql`select * from oisr_rate_limit_take(${accountId}, ${names}::text[], ${limits}::int[], ${nowMs}::bigint)`,
-      );
-      if (!row) throw new Error("rate limit function returned no row");
-      return {
-        allowed: row.allowed,
-        limit: Number(row.lim),
-        remaining: Number(row.remaining),
-        reset: Number(row.reset),
-      };
+      return take({ accountId, scopes, nowMs });
     },
   };
 }

@@ -1,9 +1,10 @@
 // The request row is the queue entry: it is written in the same transaction as its idempotency
 // record, so a 202 is only ever given for work that is durably stored.
-import { randomUUID } from "node:crypto";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Database, Executor } from "../db/client.ts";
-import { idempotencyKeys, requests } from "../db/schema.ts";
+import type { Database } from "../db/client.ts";
+import { requests } from "../db/schema.ts";
+import { acceptBatch } from "./accept-batch.ts";
+import { createBatcher } from "./batcher.ts";
 
 export type RequestKind = "orders" | "inventory" | "shipments" | "returns" | "dispositions";
 export type RequestStatus = "pending" | "processing" | "succeeded" | "failed" | "dead";
@@ -20,7 +21,8 @@ export interface NewRequest {
   /** "POST /ingest/…" as called: the idempotency scope. */
   endpoint: string;
   params: Record<string, string> | null;
-  body: unknown;
+  /** The body as received, serialised once: hashed for idempotency and stored as is. */
+  bodyJson: string;
   bodyHash: string;
   itemCount: number;
   idempotencyKey: string | null;
@@ -31,7 +33,7 @@ export type AcceptOutcome = { kind: "accepted" | "replayed"; ack: IngestAck } | 
 
 export type RequestRow = typeof requests.$inferSelect;
 
-const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
+export const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
 
 /** The record GET /requests/{id} returns. */
 export function toRequestRecord(row: RequestRow) {
@@ -60,67 +62,20 @@ export function iso(value: string): string {
 export function createRequestStore(database: Database) {
   const { db } = database;
 
-  async function insertRequest(tx: Executor, input: NewRequest, id: string): Promise<void> {
-    await tx.insert(requests).values({
-      accountId: input.accountId,
-      id,
-      kind: input.kind,
-      status: "pending",
-      traceId: input.traceId,
-      idempotencyKey: input.idempotencyKey,
-      params: input.params,
-      body: input.body,
-      itemCount: input.itemCount,
-    });
-  }
+  const accept = createBatcher<NewRequest, AcceptOutcome>((items) => acceptBatch(database, items), {
+    maxItems: 500,
+    // Keep one statement's payload moderate: a batch of 1000-order bodies is split by size.
+    maxWeight: 16 * 1024 * 1024,
+    weight: (item) => item.bodyJson.length,
+    concurrency: 2,
+  });
 
   return {
-    async accept(input: NewRequest): Promise<AcceptOutcome> {
-      const id = randomUUID();
-      const ack: IngestAck = { message: "Accepted for processing.", request_id: id, trace_id: input.traceId };
-      const outcome = await db.transaction(async (tx): Promise<AcceptOutcome> => {
-        if (input.idempotencyKey !== null) {
-          // Claim the key; a key older than the window is taken over as if new.
-          const claimed = await tx
-            .insert(idempotencyKeys)
-            .values({
-              accountId: input.accountId,
-              endpoint: input.endpoint,
-              key: input.idempotencyKey,
-              bodyHash: input.bodyHash,
-              requestId: id,
-              response: ack,
-            })
-            .onConflictDoUpdate({
-              target: [idempotencyKeys.accountId, idempotencyKeys.endpoint, idempotencyKeys.key],
-              set: { bodyHash: input.bodyHash, requestId: id, response: ack, createdAt: sql`now()` },
-              setWhere: lt(idempotencyKeys.createdAt, sql`now() - ${IDEMPOTENCY_WINDOW}`),
-            })
-            .returning({ requestId: idempotencyKeys.requestId });
-          if (claimed.length === 0) {
-            const [existing] = await tx
-              .select()
-              .from(idempotencyKeys)
-              .where(
-                and(
-                  eq(idempotencyKeys.accountId, input.accountId),
-                  eq(idempotencyKeys.endpoint, input.endpoint),
-                  eq(idempotencyKeys.key, input.idempotencyKey),
-                ),
-              );
-            if (!existing) throw new Error("idempotency key vanished during claim");
-            return existing.bodyHash === input.bodyHash
-              ? { kind: "replayed", ack: existing.response as IngestAck }
-              : { kind: "key_reused" };
-          }
-        }
-        await insertRequest(tx, input, id);
-        return { kind: "accepted", ack };
-      });
-      if (outcome.kind === "accepted")
-        await database.notify("oisr_requests", input.accountId).catch(() => {});
-      return outcome;
-    },
+    /**
+     * Stores the call durably (with its idempotency record) and answers how to reply. Concurrent
+     * calls share one transaction (group commit, store/batcher.ts).
+     */
+    accept,
 
     async get(accountId: string, id: string): Promise<RequestRow | undefined> {
       const rows = await db

@@ -13,6 +13,9 @@ export interface Worker {
   stop(): Promise<void>;
 }
 
+/** How often a worker deletes requests past retention and idempotency keys past 24 h. */
+const PURGE_EVERY_MS = 10 * 60_000;
+
 /** Longest sleep between queue checks when nothing wakes the worker (a missed notification, a lease expiring). */
 const MAX_IDLE_MS = 1000;
 
@@ -86,10 +89,16 @@ export async function startWorker(deps: {
     }
   }
 
+  const purge = () =>
+    services.requests.purge(config.requestRetentionDays).catch((err) => logger.warn({ err }, "purge failed"));
+  const purgeTimer = setInterval(purge, PURGE_EVERY_MS);
+  purgeTimer.unref();
+
   const looping = loop();
   return {
     async stop() {
       running = false;
+      clearInterval(purgeTimer);
       kick();
       await looping;
       await Promise.allSettled([...inFlight]);

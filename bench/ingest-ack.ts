@@ -1,0 +1,120 @@
+// Benchmark 1 + 5: ingest acknowledgment throughput and memory, full stack against bare Express.
+//   node bench/ingest-ack.ts        (PostgreSQL at DATABASE_URL or 127.0.0.1:5432)
+import { readFileSync } from "node:fs";
+import autocannon from "autocannon";
+import { order } from "./lib/fixtures.ts";
+import { freshDatabase, ROOT, startOisr, startProcess } from "./lib/processes.ts";
+import { fmt, printTable, ratio } from "./lib/report.ts";
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = 50;
+const body = JSON.stringify({ orders: [order("bench-1")] });
+
+function rssMb(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+async function load(url: string, token: string | undefined, pid: number) {
+  let peakRss = 0;
+  const sampler = setInterval(() => {
+    peakRss = Math.max(peakRss, rssMb(pid));
+  }, 200);
+  // Warm up (JIT, connection pools) before measuring.
+  await autocannon({
+    url: `${url}/ingest/orders`,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration: 2,
+    body,
+    headers: headers(token),
+  });
+  const result = await autocannon({
+    url: `${url}/ingest/orders`,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration: DURATION,
+    body,
+    headers: headers(token),
+  });
+  clearInterval(sampler);
+  const non2xx = result.non2xx + result.errors;
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    peakRss,
+    non2xx,
+    total: result.requests.total,
+  };
+}
+
+function headers(token: string | undefined): Record<string, string> {
+  return { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) };
+}
+
+const dbOisr = await freshDatabase();
+const dbBase = await freshDatabase();
+try {
+  const oisr = await startOisr(dbOisr.url, {
+    OISR_ROLE: "api",
+    OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }),
+  });
+  const full = await load(oisr.url, oisr.token, oisr.child.pid as number);
+  await oisr.stop();
+
+  const script = `${ROOT}bench/baselines/bare-ingest.ts`;
+  const withInsert = await startProcess(
+    script,
+    [],
+    { DATABASE_URL: dbBase.url, BASELINE_INSERT: "1" },
+    /API:\s+(\S+)/,
+  );
+  const bareInsert = await load(withInsert.match[1] as string, undefined, withInsert.child.pid as number);
+  await withInsert.stop();
+  const noInsert = await startProcess(script, [], {}, /API:\s+(\S+)/);
+  const bare = await load(noInsert.match[1] as string, undefined, noInsert.child.pid as number);
+  await noInsert.stop();
+
+  printTable(
+    `Ingest acknowledgment: POST /ingest/orders, one order, ${CONNECTIONS} connections, ${DURATION} s (PostgreSQL)`,
+    [
+      {
+        figure: "OISR full stack, req/s",
+        value: fmt(full.rps),
+        baseline: `${fmt(bareInsert.rps)} (bare Express + INSERT)`,
+        ratio: ratio(full.rps, bareInsert.rps),
+        goal: "≥ 1.00×",
+      },
+      {
+        figure: "OISR vs bare Express without INSERT",
+        value: fmt(full.rps),
+        baseline: fmt(bare.rps),
+        ratio: ratio(full.rps, bare.rps),
+        goal: "(context)",
+      },
+      {
+        figure: "OISR latency p50 / p99, ms",
+        value: `${full.p50} / ${full.p99}`,
+        baseline: `${bareInsert.p50} / ${bareInsert.p99}`,
+        goal: "",
+      },
+      {
+        figure: "non-2xx or errors (OISR / baseline)",
+        value: `${full.non2xx} of ${full.total}`,
+        baseline: `${bareInsert.non2xx}`,
+        goal: "0",
+      },
+      {
+        figure: "OISR peak RSS under load, MB",
+        value: fmt(full.peakRss),
+        baseline: `${fmt(bareInsert.peakRss)} (bare + INSERT)`,
+        ratio: ratio(full.peakRss, bareInsert.peakRss),
+        goal: "≤ 250 MB",
+      },
+    ],
+  );
+} finally {
+  await dbOisr.drop();
+  await dbBase.drop();
+}

@@ -1,0 +1,99 @@
+// Spawning servers and fresh databases for benchmarks. Every figure compares processes started
+// the same way, on the same machine, in the same run.
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import postgres from "postgres";
+
+export const ROOT = new URL("../..", import.meta.url).pathname;
+export const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `oisr_bench_${randomBytes(5).toString("hex")}`;
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+/** Starts a Node script and resolves once it prints a line matching `ready`. */
+export async function startProcess(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+  ready: RegExp,
+): Promise<{ child: ChildProcess; output: () => string; match: RegExpExecArray; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  const match = await new Promise<RegExpExecArray>((resolve, reject) => {
+    const onData = (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = ready.exec(out);
+      if (m) resolve(m);
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", (c: Buffer) => {
+      out += c.toString();
+    });
+    child.once("exit", (code) => reject(new Error(`${script} exited (${code}) before ready:\n${out}`)));
+  });
+  return {
+    child,
+    match,
+    output: () => out,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill("SIGTERM");
+      }),
+  };
+}
+
+/** Starts `oisr-server serve` on PostgreSQL; returns its base URL and a token of a new account. */
+export async function startOisr(databaseUrl: string, env: Record<string, string> = {}) {
+  const main = `${ROOT}packages/server/dist/main.mjs`; // the production build (npm run build)
+  const created = await runJson(main, ["accounts", "create", "--name", "bench"], {
+    DATABASE_URL: databaseUrl,
+  });
+  const server = await startProcess(
+    main,
+    ["serve"],
+    { DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env },
+    /API:\s+(\S+)/,
+  );
+  return {
+    ...server,
+    url: server.match[1] ?? "",
+    token: created.token as string,
+    accountId: created.account_id as string,
+  };
+}
+
+export async function runJson(
+  script: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<Record<string, unknown>> {
+  const child = spawn(process.execPath, [script, ...args], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let out = "";
+  child.stdout.on("data", (c: Buffer) => {
+    out += c.toString();
+  });
+  await new Promise((resolve) => child.once("exit", resolve));
+  return JSON.parse(out) as Record<string, unknown>;
+}

@@ -1,0 +1,42 @@
+// Builds the SDK client from --base-url/--token or OISR_BASE_URL/OISR_TOKEN, counting HTTP
+// responses by status on the way (the summary reports 429s that reached the wire).
+import { createClient, type OisrClient } from "@oisr/sdk";
+import type { Io } from "./io.ts";
+import { UsageError } from "./sources/open.ts";
+
+export const DEFAULT_BASE_URL = "http://127.0.0.1:8080/v2";
+
+export const CONNECTION_OPTIONS = {
+  "base-url": { type: "string" },
+  token: { type: "string" },
+} as const;
+
+export interface HttpStats {
+  requests: number;
+  byStatus: Record<string, number>;
+}
+
+export function connect(
+  values: { "base-url"?: string | undefined; token?: string | undefined },
+  io: Io,
+  options: { throttle?: boolean } = {},
+): { client: OisrClient; stats: HttpStats } {
+  const baseUrl = values["base-url"] ?? io.env.OISR_BASE_URL ?? DEFAULT_BASE_URL;
+  const token = values.token ?? io.env.OISR_TOKEN;
+  if (!token) throw new UsageError("no token: pass --token or set OISR_TOKEN");
+  const stats: HttpStats = { requests: 0, byStatus: {} };
+  const inner = io.fetch ?? ((request: Request) => fetch(request));
+  const client = createClient({
+    baseUrl,
+    token,
+    throttle: options.throttle ?? true,
+    maxRetries: 5,
+    fetch: async (request) => {
+      const response = await inner(request);
+      stats.requests += 1;
+      stats.byStatus[response.status] = (stats.byStatus[response.status] ?? 0) + 1;
+      return response;
+    },
+  });
+  return { client, stats };
+}

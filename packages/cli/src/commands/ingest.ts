@@ -1,0 +1,139 @@
+// `oisr ingest orders|inventory|shipments|returns FILE`
+import { parseArgs } from "node:util";
+import { CONNECTION_OPTIONS, connect } from "../client.ts";
+import { createProgressView } from "../ingest/progress.ts";
+import { writeReport } from "../ingest/report.ts";
+import { runImport } from "../ingest/run.ts";
+import { EXIT, type Io, writeLine } from "../io.ts";
+import { type Format, KINDS, type Kind, UsageError } from "../sources/open.ts";
+
+export const INGEST_HELP = `Usage: oisr ingest orders|inventory|shipments|returns FILE [options]
+
+Imports a JSON Lines file (one item per line) or a CSV file (orders, inventory) in batches,
+waits for every request, and reports the items that failed. Interrupted runs resume.
+
+Options:
+  --format jsonl|csv       file format (default: from the extension; .csv is CSV)
+  --batch-size N           items per request, 1-1000 (default 500)
+  --concurrency N          batches in flight at once (default 4)
+  --report FILE            write failed items as JSON Lines: {line, pointer, code, message, request_id}
+  --state FILE             resume file (default FILE.oisr-state.json)
+  --fresh                  ignore an existing resume file and import everything anew
+  --progress bar|lines|none  (default: bar on a terminal, lines otherwise)
+  --dead-retries N         resends of a batch whose request ended dead (default 2)
+  --wait-timeout SECONDS   longest wait for one request (default 1800)
+  --base-url URL           API root with /v2 (default $OISR_BASE_URL or ${"http://127.0.0.1:8080/v2"})
+  --token TOKEN            account token (default $OISR_TOKEN)
+
+Exit status: 0 all items succeeded, 1 some failed (see --report), 2 usage error,
+3 the run did not finish (interrupted or an error); run the same command again to resume.`;
+
+function positiveInt(value: string | undefined, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}`);
+  return n;
+}
+
+export async function ingestCommand(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      ...CONNECTION_OPTIONS,
+      format: { type: "string" },
+      "batch-size": { type: "string" },
+      concurrency: { type: "string" },
+      report: { type: "string" },
+      state: { type: "string" },
+      fresh: { type: "boolean" },
+      progress: { type: "string" },
+      "dead-retries": { type: "string" },
+      "wait-timeout": { type: "string" },
+      help: { type: "boolean", short: "h" },
+    },
+  });
+  if (values.help) {
+    writeLine(io.stdout, INGEST_HELP);
+    return EXIT.ok;
+  }
+  const [kind, file, ...extra] = positionals;
+  if (!kind || !(KINDS as readonly string[]).includes(kind) || !file || extra.length > 0) {
+    throw new UsageError(`expected: oisr ingest ${KINDS.join("|")} FILE`);
+  }
+  const batchSize = positiveInt(values["batch-size"], "batch-size", 1000);
+  if (batchSize === 0) throw new UsageError("--batch-size must be at least 1");
+  const progressMode = values.progress ?? (io.stderr.isTTY ? "bar" : "lines");
+  if (!["bar", "lines", "none"].includes(progressMode)) throw new UsageError("--progress must be bar, lines or none");
+
+  const { client, stats } = connect(values, io);
+  const view = createProgressView({ stream: io.stderr, mode: progressMode as "bar" | "lines" | "none" });
+  const started = performance.now();
+  let result: Awaited<ReturnType<typeof runImport>>;
+  try {
+    result = await runImport({
+      client,
+      kind: kind as Kind,
+      file,
+      format: values.format as Format | undefined,
+      batchSize,
+      concurrency: positiveInt(values.concurrency, "concurrency", 64) || undefined,
+      statePath: values.state,
+      fresh: values.fresh,
+      deadRetries: positiveInt(values["dead-retries"], "dead-retries", 100),
+      waitTimeoutMs: (positiveInt(values["wait-timeout"], "wait-timeout") ?? 1800) * 1000,
+      signal: io.signal,
+      onProgress: (counters) => view.update(counters),
+    });
+  } finally {
+    view.stop();
+  }
+  const elapsedMs = performance.now() - started;
+  const { counters, failures } = result;
+  if (values.report) await writeReport(values.report, failures);
+
+  const seconds = elapsedMs / 1000;
+  const perSecond = seconds > 0 ? Math.round(counters.succeeded / seconds) : counters.succeeded;
+  writeLine(
+    io.stderr,
+    `${result.complete ? "Done" : "Stopped"} in ${seconds.toFixed(1)} s: ${counters.succeeded} succeeded, ${counters.failed} failed` +
+      ` of ${counters.read} items read (${perSecond} items/s)` +
+      (counters.resumedBatches > 0 ? `; ${counters.resumedBatches} batches were already done` : ""),
+  );
+  if (failures.length > 0) {
+    if (values.report) writeLine(io.stderr, `Failed items: ${values.report}`);
+    else {
+      for (const f of failures.slice(0, 10)) writeLine(io.stderr, `  line ${f.line} ${f.pointer} ${f.code}: ${f.message}`);
+      if (failures.length > 10) writeLine(io.stderr, `  … ${failures.length - 10} more; pass --report FILE for all`);
+    }
+  }
+  if (result.stateKept) {
+    writeLine(
+      io.stderr,
+      result.complete
+        ? `State kept in ${result.statePath}: running again sends nothing; --fresh imports anew.`
+        : `State saved in ${result.statePath}: run the same command again to resume.`,
+    );
+  }
+  writeLine(
+    io.stdout,
+    JSON.stringify({
+      complete: result.complete,
+      kind,
+      file,
+      batches: result.batches,
+      read: counters.read,
+      succeeded: counters.succeeded,
+      failed: counters.failed,
+      resumed_batches: counters.resumedBatches,
+      elapsed_ms: Math.round(elapsedMs),
+      items_per_second: perSecond,
+      http_requests: stats.requests,
+      http_429: stats.byStatus[429] ?? 0,
+      report: values.report ?? null,
+      state: result.stateKept ? result.statePath : null,
+    }),
+  );
+  if (!result.complete) return EXIT.incomplete;
+  return counters.failed > 0 ? EXIT.itemsFailed : EXIT.ok;
+}

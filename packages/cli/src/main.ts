@@ -1,0 +1,51 @@
+// Dispatches `oisr <command>`; every command returns its exit status.
+import packageJson from "../package.json" with { type: "json" };
+import { ingestCommand } from "./commands/ingest.ts";
+import { ordersCommand } from "./commands/orders-watch.ts";
+import { requestsCommand } from "./commands/requests.ts";
+import { describeError } from "./errors.ts";
+import { EXIT, type Io, writeLine } from "./io.ts";
+import { UsageError } from "./sources/open.ts";
+
+export const HELP = `Usage: oisr <command> [options]
+
+Commands:
+  ingest orders|inventory|shipments|returns FILE   import a JSON Lines or CSV file (resumable)
+  requests get REQUEST_ID                          print a request's processing record
+  orders watch [--cursor C] [--cursor-file F]      print the orders change feed as JSON Lines
+
+Connection: --base-url URL (or OISR_BASE_URL, default http://127.0.0.1:8080/v2),
+            --token TOKEN (or OISR_TOKEN).
+Run "oisr <command> --help" for a command's options.`;
+
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  ingest: ingestCommand,
+  requests: requestsCommand,
+  orders: ordersCommand,
+};
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  const [name, ...args] = argv;
+  if (!name || name === "--help" || name === "-h" || name === "help") {
+    writeLine(name ? io.stdout : io.stderr, HELP);
+    return name ? EXIT.ok : EXIT.usage;
+  }
+  if (name === "--version" || name === "-v") {
+    writeLine(io.stdout, packageJson.version);
+    return EXIT.ok;
+  }
+  const command = COMMANDS[name];
+  if (!command) {
+    writeLine(io.stderr, `oisr: unknown command "${name}"\n\n${HELP}`);
+    return EXIT.usage;
+  }
+  try {
+    return await command(args, io);
+  } catch (error) {
+    // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed options.
+    const code = (error as { code?: unknown }).code;
+    const usage = error instanceof UsageError || (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS"));
+    writeLine(io.stderr, `oisr ${name}: ${describeError(error)}`);
+    return usage ? EXIT.usage : EXIT.incomplete;
+  }
+}

@@ -1,0 +1,108 @@
+// Per-file systems and per-test accounts. One system per target per test file (started in
+// beforeAll), one fresh account per test: accounts are fully isolated, so tests never interfere.
+import { afterAll, beforeAll, expect } from "vitest";
+import { type Api, type ApiResponse, api, type Json } from "./client.ts";
+import { type PollOptions, type WaitOptions, waitForRequest } from "./poll.ts";
+import type { System, Target } from "./targets.ts";
+
+/**
+ * Rate limits high enough that polling never trips them; the rate-limit tests start their own
+ * systems with the limits they exercise.
+ */
+export const RELAXED_LIMITS = {
+  OISR_RATE_LIMITS: JSON.stringify({
+    ingest: 100_000,
+    ingest_inventory: 100_000,
+    orders_read: 100_000,
+    requests_read: 100_000,
+    returns_read: 100_000,
+    webhooks: 100_000,
+  }),
+};
+
+export interface Harness {
+  readonly system: System;
+  /** A fresh account and a client holding its token. */
+  account(): Promise<Client>;
+}
+
+export interface Client extends Api {
+  accountId: string;
+  token: string;
+  /** POST an ingest body; expects 202 and returns the acknowledgment response. */
+  ingest(path: string, body: unknown, headers?: Record<string, string>): Promise<ApiResponse>;
+  /** POST an ingest body, expect 202, and wait until the request is final. */
+  ingestAndWait(path: string, body: unknown, options?: PollOptions): Promise<Json>;
+  wait(requestId: string, options?: WaitOptions): Promise<Json>;
+}
+
+export function client(system: System, account: { accountId: string; token: string }): Client {
+  const base = api(system, account.token);
+  const ingest = async (path: string, body: unknown, headers?: Record<string, string>) => {
+    const res = await base.post(path, body, headers);
+    expect(res.status, `POST ${path} should be accepted: ${res.text}`).toBe(202);
+    return res;
+  };
+  const wait = (requestId: string, options?: WaitOptions) => waitForRequest(base, requestId, options);
+  return {
+    ...base,
+    ...account,
+    ingest,
+    wait,
+    async ingestAndWait(path, body, options) {
+      const res = await ingest(path, body);
+      return wait(res.body.request_id, options);
+    },
+  };
+}
+
+/** Starts `target` for this file (beforeAll) and stops it after (afterAll). */
+export function useSystem(target: Target, env: Record<string, string> = {}): Harness {
+  let system: System | undefined;
+  beforeAll(async () => {
+    system = await target.start({ ...RELAXED_LIMITS, ...env });
+  });
+  afterAll(async () => {
+    await system?.close();
+  });
+  const harness: Harness = {
+    get system() {
+      if (!system) throw new Error("system not started");
+      return system;
+    },
+    async account() {
+      const s = harness.system;
+      return client(s, await s.createAccount());
+    },
+  };
+  return harness;
+}
+
+/** Expects `succeeded` and returns the result, with a readable failure otherwise. */
+export function succeeded(record: Json): Json {
+  expect(record.status, `request should succeed: ${JSON.stringify(record)}`).toBe("succeeded");
+  return record.result;
+}
+
+/** Expects `failed` and returns `[pointer, code]` pairs of its errors. */
+export function failedWith(record: Json): [string, string][] {
+  expect(record.status, `request should fail: ${JSON.stringify(record)}`).toBe("failed");
+  return record.errors.map((e: Json) => [e.pointer, e.code]);
+}
+
+/** Checks the RFC 9457 problem shape every error must have, and returns its body. */
+export function expectProblem(res: ApiResponse, status: number, code?: string): Json {
+  expect(res.status, res.text).toBe(status);
+  expect(res.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+  const traceId = res.headers.get("x-trace-id");
+  expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+  const body = res.body;
+  expect(body).toMatchObject({ status, trace_id: traceId });
+  expect(typeof body.title).toBe("string");
+  expect(typeof body.detail).toBe("string");
+  expect(body.type).toBe(`https://oisr.dev/problems/${body.code}`);
+  if (code) expect(body.code).toBe(code);
+  // No internals: no stack traces, no SQL.
+  expect(res.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+|select |insert into/i);
+  return body;
+}

@@ -1,0 +1,229 @@
+// Sections 3, 4, 5, 8 and 10 across processes: several `oisr-server` processes on one PostgreSQL
+// database share rate limits, apply every request exactly once, never let a feed poller miss a
+// change, and survive a worker killed mid-request. PostgreSQL only: PGlite lives in one process.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Json } from "../src/client.ts";
+import { order } from "../src/fixtures.ts";
+import { type Client, client, succeeded } from "../src/harness.ts";
+import { waitFor } from "../src/poll.ts";
+import {
+  cliCreateAccount,
+  freshDatabase,
+  type SpawnedServer,
+  type System,
+  spawnServer,
+} from "../src/targets.ts";
+
+const adminUrl = process.env.DATABASE_URL;
+const REASON = "(PostgreSQL only: needs DATABASE_URL, PGlite cannot be shared by processes)";
+
+/** A System view of a spawned API process, enough for the HTTP client. */
+function systemAt(baseUrl: string, databaseUrl: string): System {
+  return {
+    baseUrl,
+    origin: new URL(baseUrl).origin,
+    databaseUrl,
+    createAccount: (name) => cliCreateAccount(databaseUrl, name),
+    revokeToken: async () => {
+      throw new Error("not needed here");
+    },
+    close: async () => {},
+  };
+}
+
+/** One account, with a client on each of the given API processes. */
+async function accountOn(systems: System[]): Promise<Client[]> {
+  const first = systems[0] as System;
+  const account = await first.createAccount();
+  return systems.map((s) => client(s, account));
+}
+
+async function drainFeed(c: Client, cursor: string | undefined): Promise<{ items: Json[]; cursor: string }> {
+  const items: Json[] = [];
+  let next = cursor;
+  for (;;) {
+    const res = await c.get(`/orders?limit=200${next ? `&cursor=${encodeURIComponent(next)}` : ""}`);
+    expect(res.status, res.text).toBe(200);
+    items.push(...res.body.data);
+    next = res.body.next_cursor as string;
+    if (!res.body.has_more) return { items, cursor: next };
+  }
+}
+
+describe.skipIf(!adminUrl)(`two API + worker processes on one database ${REASON}`, () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  let servers: SpawnedServer[] = [];
+  let systems: System[] = [];
+
+  beforeAll(async () => {
+    db = await freshDatabase(adminUrl as string);
+    const env = {
+      DATABASE_URL: db.url,
+      OISR_RATE_LIMITS: JSON.stringify({ ingest: 20, orders_read: 100_000, requests_read: 100_000 }),
+    };
+    // Start one first so the migrations run once, then the second.
+    servers = [spawnServer(env)];
+    const first = await (servers[0] as SpawnedServer).ready;
+    servers.push(spawnServer(env));
+    const second = await (servers[1] as SpawnedServer).ready;
+    systems = [systemAt(first, db.url), systemAt(second, db.url)];
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await db?.drop();
+  });
+
+  it("rate limits are shared: 30 concurrent ingests split across both processes → exactly 20 accepted, 10 refused", async () => {
+    const clients = await accountOn(systems);
+    const results = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        (clients[i % 2] as Client).post("/ingest/orders", { orders: [order()] }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 202)).toHaveLength(20);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(10);
+    // Both processes refused some or accepted some: the count is global, not per process.
+    const list = await (clients[0] as Client).get("/requests?limit=200");
+    expect(list.body.data).toHaveLength(20);
+  });
+
+  it("many requests from several accounts through both processes each succeed exactly once", async () => {
+    const accounts = await Promise.all(Array.from({ length: 4 }, () => accountOn(systems)));
+    const submitted: { c: Client; requestId: string; externalIds: string[] }[] = [];
+    await Promise.all(
+      accounts.map(async (clients) => {
+        for (let i = 0; i < 12; i++) {
+          const orders = Array.from({ length: 10 }, () => order());
+          const c = clients[i % 2] as Client;
+          const ack = await c.ingest("/ingest/orders", { orders });
+          submitted.push({
+            c,
+            requestId: ack.body.request_id,
+            externalIds: orders.map((o) => o.external_id),
+          });
+        }
+      }),
+    );
+    for (const s of submitted) {
+      const record = await s.c.wait(s.requestId);
+      expect(succeeded(record)).toMatchObject({ created: 10, updated: 0, unchanged: 0, stale: 0 });
+      expect(record.attempts).toBe(1);
+    }
+    for (const clients of accounts) {
+      const { items } = await drainFeed(clients[1] as Client, undefined);
+      expect(items).toHaveLength(120);
+      expect(new Set(items.map((o) => o.id)).size).toBe(120);
+      expect(items.every((o) => o.version === 1)).toBe(true);
+    }
+  });
+
+  it("a feed poller running while writers commit through both processes sees every order", async () => {
+    const [writerA, writerB] = await accountOn(systems);
+    const expected = new Set<string>();
+    let writing = true;
+    const writers = (async () => {
+      // 18 batches of 15 orders, alternating processes, as fast as they are accepted.
+      const acks = [];
+      for (let i = 0; i < 18; i++) {
+        const orders = Array.from({ length: 15 }, () => order());
+        for (const o of orders) expected.add(o.external_id);
+        acks.push(
+          await (i % 2 ? (writerB as Client) : (writerA as Client)).ingest("/ingest/orders", { orders }),
+        );
+      }
+      for (const ack of acks) succeeded(await (writerA as Client).wait(ack.body.request_id));
+      writing = false;
+    })();
+    const seen = new Map<string, number>();
+    let cursor: string | undefined;
+    let polls = 0;
+    const poller = (async () => {
+      // Poll through both processes in turn, following next_cursor, until everything is seen.
+      await waitFor(
+        async () => {
+          const page = await drainFeed(polls++ % 2 ? (writerA as Client) : (writerB as Client), cursor);
+          cursor = page.cursor;
+          for (const o of page.items) seen.set(o.external_id, (seen.get(o.external_id) ?? 0) + 1);
+          return !writing && [...expected].every((id) => seen.has(id)) ? true : undefined;
+        },
+        "the poller to see every order",
+        { intervalMs: 5, timeoutMs: 45_000 },
+      );
+    })();
+    await Promise.all([writers, poller]);
+    const missed = [...expected].filter((id) => !seen.has(id));
+    expect(missed).toEqual([]);
+    // Orders are never updated here, so each must have come exactly once.
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(polls).toBeGreaterThan(1);
+  });
+});
+
+describe.skipIf(!adminUrl)(`a worker killed mid-request ${REASON}`, () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  const servers: SpawnedServer[] = [];
+
+  beforeAll(async () => {
+    db = await freshDatabase(adminUrl as string);
+  });
+
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await db?.drop();
+  });
+
+  it("SIGKILL of the worker while a 1000-order request is processing: another worker finishes it, exactly once", async () => {
+    const common = {
+      DATABASE_URL: db.url,
+      OISR_LEASE_MS: "1000",
+      OISR_RATE_LIMITS: JSON.stringify({ orders_read: 100_000, requests_read: 100_000 }),
+    };
+    const apiProcess = spawnServer({ ...common, OISR_ROLE: "api" });
+    servers.push(apiProcess);
+    const baseUrl = await apiProcess.ready;
+    const system = systemAt(baseUrl, db.url);
+    const [c] = await accountOn([system]);
+    const api = c as Client;
+
+    // Queue the work before any worker runs, so the kill cannot come too late.
+    const batches = Array.from({ length: 3 }, () => Array.from({ length: 1000 }, () => order()));
+    const acks = [];
+    for (const orders of batches) acks.push(await api.ingest("/ingest/orders", { orders }));
+
+    const doomed = spawnServer({ ...common, OISR_ROLE: "worker" });
+    servers.push(doomed);
+    await doomed.ready;
+    const victim = await waitFor(
+      async () => {
+        const res = await api.get("/requests?status=processing");
+        return res.body.data[0] as Json | undefined;
+      },
+      "a request to be processing",
+      { intervalMs: 2, timeoutMs: 30_000 },
+    );
+    doomed.child.kill("SIGKILL");
+    await new Promise((resolve) => doomed.child.once("exit", resolve));
+    const atKill = (await api.get(`/requests/${victim.request_id}`)).body;
+
+    const replacement = spawnServer({ ...common, OISR_ROLE: "worker" });
+    servers.push(replacement);
+    await replacement.ready;
+
+    const records = [];
+    for (const ack of acks) records.push(await api.wait(ack.body.request_id, { timeoutMs: 45_000 }));
+    for (const record of records) {
+      expect(succeeded(record)).toMatchObject({ created: 1000, updated: 0, unchanged: 0, stale: 0 });
+    }
+    const finalVictim = records.find((r) => r.request_id === victim.request_id);
+    if (atKill.status === "processing") {
+      // The killed worker never committed it: the replacement took it after the lease, as attempt 2.
+      expect(finalVictim.attempts).toBe(2);
+    }
+    const { items } = await drainFeed(api, undefined);
+    expect(items).toHaveLength(3000);
+    expect(new Set(items.map((o) => o.external_id)).size).toBe(3000);
+    expect(items.every((o) => o.version === 1)).toBe(true);
+  });
+});

@@ -1,0 +1,197 @@
+// Section 4: request records, their states and GET /requests.
+import { describe, expect, it } from "vitest";
+import type { Json } from "../src/client.ts";
+import { at, order, shipment, snapshot, uid } from "../src/fixtures.ts";
+import { type Client, expectProblem, useSystem } from "../src/harness.ts";
+import { targets } from "../src/targets.ts";
+
+const ORDER = ["pending", "processing", "succeeded"];
+
+/** The invariants every record must satisfy in its state. */
+function checkRecord(r: Json) {
+  expect(Object.keys(r).sort()).toEqual(
+    [
+      "accepted_at",
+      "attempts",
+      "completed_at",
+      "error",
+      "errors",
+      "idempotency_key",
+      "item_count",
+      "kind",
+      "request_id",
+      "result",
+      "started_at",
+      "status",
+      "trace_id",
+    ].sort(),
+  );
+  switch (r.status) {
+    case "pending":
+      expect(r).toMatchObject({
+        started_at: null,
+        completed_at: null,
+        result: null,
+        errors: [],
+        error: null,
+      });
+      break;
+    case "processing":
+      expect(r).toMatchObject({ completed_at: null, result: null, errors: [], error: null });
+      expect(r.started_at).not.toBeNull();
+      expect(r.attempts).toBeGreaterThanOrEqual(1);
+      break;
+    case "succeeded":
+      expect(r).toMatchObject({ errors: [], error: null });
+      expect(r.result.created + r.result.updated + r.result.unchanged + r.result.stale).toBe(r.item_count);
+      expect(r.result.items).toHaveLength(r.item_count);
+      break;
+    case "failed":
+      expect(r).toMatchObject({ result: null, error: null });
+      expect(r.errors.length).toBeGreaterThan(0);
+      break;
+    case "dead":
+      expect(r).toMatchObject({ result: null, errors: [] });
+      expect(r.error.code).toBe("processing_failed");
+      break;
+  }
+  if (r.completed_at) expect(r.started_at <= r.completed_at).toBe(true);
+  if (r.started_at) expect(r.accepted_at <= r.started_at).toBe(true);
+}
+
+async function list(c: Client, q: string): Promise<Json> {
+  const res = await c.get(`/requests${q}`);
+  expect(res.status, res.text).toBe(200);
+  expect(Object.keys(res.body).sort()).toEqual(["data", "has_more", "next_cursor"]);
+  expect(typeof res.body.next_cursor).toBe("string");
+  return res.body;
+}
+
+/** Three finished requests, oldest first: orders (succeeded), inventory (succeeded), shipments (failed). */
+async function three(c: Client) {
+  const acks = [
+    await c.ingest("/ingest/orders", { orders: [order(), order()] }),
+    await c.ingest("/ingest/inventory", {
+      snapshots: [snapshot("WH", at(0), "full", [{ sku: "S", on_hand: 1, available: 1 }])],
+    }),
+    await c.ingest(
+      "/ingest/shipments",
+      { shipments: [shipment(uid("ORD"))] },
+      { "idempotency-key": "ship-1" },
+    ),
+  ];
+  const ids = acks.map((a) => a.body.request_id as string);
+  for (const id of ids) await c.wait(id);
+  return ids;
+}
+
+describe.each(targets)("requests — $name", (target) => {
+  const h = useSystem(target);
+
+  it("every state a request passes through satisfies its invariants, in the order pending → processing → final", async () => {
+    const c = await h.account();
+    // A big batch first, so the small one behind it is observably pending for a while.
+    const big = await c.ingest("/ingest/orders", { orders: Array.from({ length: 500 }, () => order()) });
+    const small = await c.ingest("/ingest/orders", { orders: [order()] });
+    for (const ack of [big, small]) {
+      const seen: string[] = [];
+      const final = await c.wait(ack.body.request_id, {
+        intervalMs: 5,
+        observe: (r) => {
+          checkRecord(r);
+          if (seen.at(-1) !== r.status) seen.push(r.status);
+        },
+      });
+      expect(final.status).toBe("succeeded");
+      const positions = seen.map((s) => ORDER.indexOf(s));
+      expect([...positions].sort((a, b) => a - b)).toEqual(positions);
+    }
+  });
+
+  it("GET /requests lists the account's requests newest first, with complete records", async () => {
+    const c = await h.account();
+    const ids = await three(c);
+    const page = await list(c, "");
+    expect(page.data.map((r: Json) => r.request_id)).toEqual([...ids].reverse());
+    expect(page.data.map((r: Json) => [r.kind, r.status, r.item_count])).toEqual([
+      ["shipments", "failed", 1],
+      ["inventory", "succeeded", 1],
+      ["orders", "succeeded", 2],
+    ]);
+    expect(page.data[0].idempotency_key).toBe("ship-1");
+    expect(page.has_more).toBe(false);
+    for (const r of page.data) {
+      checkRecord(r);
+      // The list shows exactly what GET /requests/{id} shows.
+      expect((await c.get(`/requests/${r.request_id}`)).body).toEqual(r);
+    }
+  });
+
+  it("filters by status and by kind", async () => {
+    const c = await h.account();
+    const [orders, inventory, shipments] = await three(c);
+    expect((await list(c, "?status=failed")).data.map((r: Json) => r.request_id)).toEqual([shipments]);
+    expect((await list(c, "?status=succeeded")).data.map((r: Json) => r.request_id)).toEqual([
+      inventory,
+      orders,
+    ]);
+    expect((await list(c, "?kind=inventory")).data.map((r: Json) => r.request_id)).toEqual([inventory]);
+    expect((await list(c, "?kind=orders&status=succeeded")).data.map((r: Json) => r.request_id)).toEqual([
+      orders,
+    ]);
+    expect((await list(c, "?kind=returns")).data).toEqual([]);
+    expect((await list(c, "?status=dead")).data).toEqual([]);
+  });
+
+  it("pages with limit and next_cursor: next_cursor on every page, the last and empty ones too", async () => {
+    const c = await h.account();
+    const ids = await three(c);
+    const seen: string[] = [];
+    const hasMore: boolean[] = [];
+    let cursor = "";
+    for (let i = 0; i < 4; i++) {
+      const page = await list(c, `?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`);
+      seen.push(...page.data.map((r: Json) => r.request_id));
+      hasMore.push(page.has_more);
+      cursor = page.next_cursor;
+      if (!page.has_more) break;
+    }
+    expect(seen).toEqual([...ids].reverse());
+    expect(hasMore).toEqual([true, true, false]);
+    const empty = await list(c, `?limit=1&cursor=${encodeURIComponent(cursor)}`);
+    expect(empty).toEqual({ data: [], next_cursor: expect.any(String), has_more: false });
+    // Filtered pages carry their filter.
+    const first = await list(c, "?status=succeeded&limit=1");
+    expect(first.has_more).toBe(true);
+    const second = await list(c, `?status=succeeded&limit=1&cursor=${encodeURIComponent(first.next_cursor)}`);
+    expect(second.data.map((r: Json) => r.request_id)).toEqual([ids[0]]);
+    expectProblem(
+      await c.get(`/requests?status=failed&cursor=${encodeURIComponent(first.next_cursor)}`),
+      400,
+      "invalid_cursor",
+    );
+    expectProblem(
+      await c.get(`/requests?kind=orders&cursor=${encodeURIComponent(first.next_cursor)}`),
+      400,
+      "invalid_cursor",
+    );
+  });
+
+  it("a fresh account has an empty list, with a cursor", async () => {
+    const c = await h.account();
+    expect(await list(c, "")).toEqual({ data: [], next_cursor: expect.any(String), has_more: false });
+  });
+
+  it("an unknown request id is 404", async () => {
+    const c = await h.account();
+    expectProblem(await c.get("/requests/019593ed-b960-7678-bfcc-cf7dbea23c69"), 404, "not_found");
+  });
+
+  it("request ids are found whatever the case of their hex digits", async () => {
+    const c = await h.account();
+    const ack = await c.ingest("/ingest/orders", { orders: [order()] });
+    const res = await c.get(`/requests/${String(ack.body.request_id).toUpperCase()}`);
+    expect(res.status).toBe(200);
+    expect(res.body.request_id).toBe(ack.body.request_id);
+  });
+});

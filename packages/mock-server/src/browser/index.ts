@@ -1,0 +1,31 @@
+// @oisr/mock-server/browser: the mock in a browser through msw's service worker. Copy msw's
+// worker script into your public folder once: `npx msw init public/`.
+import { type SetupWorker, type StartOptions, setupWorker } from "msw/browser";
+import { createMock } from "../mock.ts";
+import type { Mock } from "../public-types.ts";
+import type { MockOptions } from "../options.ts";
+
+export interface MockWorker extends Mock {
+  worker: SetupWorker;
+  /** Registers the service worker and starts intercepting (msw's `worker.start`). */
+  start(options?: StartOptions): Promise<unknown>;
+  stop(): void;
+}
+
+/**
+ * The mock, answering this page's requests to `baseUrl` through msw's service worker.
+ *
+ * @example
+ * const api = setupMockWorker({ baseUrl: "/api/v2" });
+ * await api.start({ onUnhandledRequest: "bypass" });
+ */
+export function setupMockWorker(options: MockOptions = {}): MockWorker {
+  const mock = createMock(options);
+  const worker = setupWorker(...mock.handlers);
+  return {
+    ...mock,
+    worker,
+    start: (startOptions) => worker.start(startOptions),
+    stop: () => worker.stop(),
+  };
+}

@@ -1,0 +1,213 @@
+// The request pipeline, in the server's middleware order: trace id → CORS → (unauthenticated
+// service routes) → auth → rate limit → JSON body → route (404/405) → media type (415) → schema
+// validation (400) → route handler. Takes a fetch `Request`, answers a fetch `Response`, so msw,
+// the standalone HTTP server and tests all drive the same code.
+import { Clock } from "./clock.ts";
+import { openapiDocument } from "./generated/spec.gen.ts";
+import { mediaType, readJsonBody } from "./http/body.ts";
+import { corsHeaders, preflight } from "./http/cors.ts";
+import { OperationTable } from "./http/operations.ts";
+import { HttpProblem, problemBody } from "./http/problem.ts";
+import { traceIdFrom } from "./http/trace.ts";
+import { SpecValidator } from "./http/validate.ts";
+import { type MockOptions, type ResolvedOptions, resolveOptions } from "./options.ts";
+import type { RouteHandler, RouteResult, Runtime } from "./routes/context.ts";
+import { feedRoutes } from "./routes/feeds.ts";
+import { ingestRoutes } from "./routes/ingest.ts";
+import { requestRoutes } from "./routes/requests.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+import { Scenarios } from "./scenarios.ts";
+import type { Account } from "./store/account.ts";
+import { Processor } from "./store/processor.ts";
+import { scopesFor } from "./store/rate-limit.ts";
+import { MockStore } from "./store/store.ts";
+import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
+
+const BEARER = /^Bearer ([\x21-\x7e]+)$/;
+const ROUTES: Record<string, RouteHandler> = { ...ingestRoutes, ...feedRoutes, ...requestRoutes, ...webhookRoutes };
+
+type Location = { kind: "api"; path: string } | { kind: "service"; path: "/healthz" | "/readyz" };
+
+/** The document without the paths served outside the versioned base URL (health probes). */
+function apiDocument(document: Record<string, unknown>): Record<string, unknown> {
+  const paths = Object.fromEntries(
+    Object.entries(document.paths as Record<string, Record<string, unknown>>).filter(([, item]) => !item.servers),
+  );
+  return { ...document, paths };
+}
+
+let sharedTable: OperationTable | undefined;
+let sharedValidator: SpecValidator | undefined;
+
+export class MockCore {
+  readonly options: ResolvedOptions;
+  readonly runtime: Runtime;
+  readonly #table: OperationTable;
+  readonly #validator: SpecValidator;
+
+  constructor(options: MockOptions = {}) {
+    this.options = resolveOptions(options);
+    const clock = new Clock(this.options.clock);
+    const store = new MockStore(clock);
+    const webhooks = new WebhookDispatcher(store, clock, this.options.webhooks);
+    const processor = new Processor(store, clock, this.options, webhooks);
+    this.runtime = { options: this.options, clock, store, processor, webhooks, scenarios: new Scenarios() };
+    // Compiled validators are the costly part and depend only on the document: share them.
+    sharedTable ??= new OperationTable(apiDocument(openapiDocument));
+    sharedValidator ??= new SpecValidator(openapiDocument);
+    this.#table = sharedTable;
+    this.#validator = sharedValidator;
+  }
+
+  /** Validates a body as `operationId` would (for `seed`); throws the 400 problem. */
+  validateBody(operationId: string, body: unknown, returnId?: string): void {
+    const operation = this.#table.byId(operationId);
+    const params: Record<string, string> = returnId === undefined ? {} : { return_id: returnId };
+    this.#validator.validate(operation, { query: {}, headers: {}, params, body });
+  }
+
+  /** Whether a URL is one this mock answers. */
+  locate(url: URL): Location | null {
+    const base = this.options.baseUrl;
+    if (url.origin !== base.origin) return null;
+    const path = url.pathname;
+    if (path === "/healthz" || path === "/readyz") return { kind: "service", path };
+    if (path === base.pathname || path.startsWith(`${base.pathname}/`)) {
+      return { kind: "api", path: path.slice(base.pathname.length) };
+    }
+    return null;
+  }
+
+  /** The mock's answer to a request, or undefined when the URL is not the mock's. */
+  async handle(request: Request): Promise<Response | undefined> {
+    const url = new URL(request.url);
+    const location = this.locate(url);
+    if (!location) return undefined;
+    const delay = this.runtime.scenarios.delayMs;
+    if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
+    const traceId = traceIdFrom(request.headers.get("traceparent"));
+    const headers: Record<string, string> = { "X-Trace-Id": traceId };
+    if (location.kind === "api") Object.assign(headers, corsHeaders());
+    try {
+      if (location.kind === "service") return build(request, this.#service(location.path, request), headers);
+      if (request.method === "OPTIONS") {
+        const response = preflight(request);
+        response.headers.set("X-Trace-Id", traceId);
+        return response;
+      }
+      return build(request, await this.#api(request, url, location.path, traceId, headers), headers);
+    } catch (err) {
+      const problem =
+        err instanceof HttpProblem ? err : new HttpProblem(500, "internal_error", "An unexpected error occurred.");
+      return build(
+        request,
+        { status: problem.status, body: problemBody(problem, traceId), headers: problem.headers },
+        { ...headers, "Content-Type": "application/problem+json; charset=utf-8" },
+      );
+    }
+  }
+
+  #service(path: "/healthz" | "/readyz", request: Request): RouteResult {
+    if (request.method !== "GET" && request.method !== "HEAD") throw new HttpProblem(404, "not_found", "No such resource or path.");
+    if (path === "/healthz") return { status: 200, body: { status: "ok" } };
+    const retryAfter = this.runtime.scenarios.takeUnavailable();
+    if (retryAfter !== null) {
+      throw new HttpProblem(503, "service_unavailable", "The database is unreachable or not migrated.", {
+        headers: { "Retry-After": String(retryAfter) },
+      });
+    }
+    return { status: 200, body: { status: "ready" } };
+  }
+
+  async #api(
+    request: Request,
+    url: URL,
+    path: string,
+    traceId: string,
+    headers: Record<string, string>,
+  ): Promise<RouteResult> {
+    const { runtime } = this;
+    const method = request.method.toUpperCase();
+    if (path === "/openapi.json" && method === "GET") return { status: 200, body: openapiDocument };
+    const retryAfter = runtime.scenarios.takeUnavailable();
+    if (retryAfter !== null) {
+      throw new HttpProblem(503, "service_unavailable", "The database is unavailable; retry shortly.", {
+        headers: { "Retry-After": String(retryAfter) },
+      });
+    }
+    const account = this.#authenticate(request);
+    this.#rateLimit(account, method, path, headers);
+    const body = await readJsonBody(request);
+    const { operation, params } = this.#table.match(method, path);
+    if (operation.bodySchema && mediaType(request) !== "application/json") {
+      throw new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
+    }
+    const query: Record<string, string | string[]> = {};
+    for (const [name, value] of url.searchParams) {
+      const current = query[name];
+      query[name] = current === undefined ? value : [...(Array.isArray(current) ? current : [current]), value];
+    }
+    const headerRecord: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headerRecord[name] = value;
+    });
+    this.#validator.validate(operation, { query, headers: headerRecord, params, body: body.value });
+    const handler = ROUTES[operation.operationId];
+    if (!handler) throw new HttpProblem(404, "not_found", "No such resource or path.");
+    return handler({
+      runtime,
+      account,
+      traceId,
+      path,
+      params,
+      query,
+      headers: request.headers,
+      body: body.value,
+    });
+  }
+
+  #authenticate(request: Request): Account {
+    const match = BEARER.exec(request.headers.get("authorization") ?? "");
+    const account = match?.[1] ? this.runtime.store.authenticate(match[1]) : null;
+    if (!account) {
+      const detail = match ? "The bearer token is unknown or revoked." : "Send `Authorization: Bearer <token>`.";
+      throw new HttpProblem(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="oisr"' } });
+    }
+    return account;
+  }
+
+  #rateLimit(account: Account, method: string, path: string, headers: Record<string, string>): void {
+    const limits = this.options.rateLimits;
+    const scopes = scopesFor(method, path);
+    if (limits === false || scopes.length === 0) return;
+    const now = this.runtime.clock.now();
+    const decision = account.rateWindows.take(
+      scopes.map((scope) => ({ scope, limit: account.rateLimits?.[scope] ?? limits[scope] })),
+      now,
+    );
+    headers["X-RateLimit-Limit"] = String(decision.limit);
+    headers["X-RateLimit-Remaining"] = String(decision.remaining);
+    headers["X-RateLimit-Reset"] = String(decision.reset);
+    if (!decision.allowed) {
+      const retryAfter = Math.max(1, decision.reset - Math.floor(now / 1000));
+      throw new HttpProblem(
+        429,
+        "rate_limited",
+        `Rate limit of ${decision.limit} calls per 60 s exceeded. Retry in ${retryAfter} s.`,
+        { headers: { "Retry-After": String(retryAfter) } },
+      );
+    }
+  }
+}
+
+function build(request: Request, result: RouteResult, base: Record<string, string>): Response {
+  const headers = new Headers(base);
+  for (const [name, value] of Object.entries(result.headers ?? {})) headers.set(name, value);
+  let payload: string | null = null;
+  if (result.body !== undefined && result.status !== 204) {
+    payload = JSON.stringify(result.body);
+    if (!headers.has("Content-Type")) headers.set("Content-Type", "application/json; charset=utf-8");
+  }
+  if (request.method === "HEAD") payload = null;
+  return new Response(payload, { status: result.status, headers });
+}

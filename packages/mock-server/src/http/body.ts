@@ -1,0 +1,41 @@
+// Request bodies as the server's express.json reads them: only JSON media types are parsed
+// (`application/json`, `application/*+json`), at most 5 MiB, objects and arrays only (strict);
+// an empty JSON body is `{}`. Other media types are left unread (the operation then decides: 415).
+import { HttpProblem } from "./problem.ts";
+
+export const MAX_BODY_BYTES = 5 * 1024 * 1024;
+
+export function mediaType(request: Request): string | undefined {
+  const header = request.headers.get("content-type");
+  return header ? header.split(";")[0]?.trim().toLowerCase() : undefined;
+}
+
+const isJsonType = (type: string | undefined) =>
+  type !== undefined && (type === "application/json" || /^application\/[^/]+\+json$/.test(type));
+
+const tooLarge = () => new HttpProblem(413, "payload_too_large", "The request body exceeds 5 MiB.");
+const malformed = () => new HttpProblem(400, "invalid_json", "The request body is not valid JSON.");
+
+export interface ParsedBody {
+  /** The parsed JSON, or undefined when the body was not JSON (or there was none). */
+  value: unknown;
+  parsed: boolean;
+}
+
+export async function readJsonBody(request: Request): Promise<ParsedBody> {
+  if (request.method === "GET" || request.method === "HEAD") return { value: undefined, parsed: false };
+  if (!isJsonType(mediaType(request))) return { value: undefined, parsed: false };
+  const declared = Number(request.headers.get("content-length"));
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = new Uint8Array(await request.arrayBuffer());
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  if (bytes.byteLength === 0) return { value: {}, parsed: true };
+  const text = new TextDecoder().decode(bytes);
+  const first = /^[\x20\x09\x0a\x0d]*(.)/.exec(text)?.[1];
+  if (first !== "{" && first !== "[") throw malformed();
+  try {
+    return { value: JSON.parse(text), parsed: true };
+  } catch {
+    throw malformed();
+  }
+}

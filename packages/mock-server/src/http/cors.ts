@@ -1,0 +1,23 @@
+// The server's CORS policy for /v2 (express `cors` with exposed headers): any origin, and the
+// rate-limit and trace headers readable by browser code.
+
+export const EXPOSED_HEADERS =
+  "X-Trace-Id,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,Retry-After,Location,Idempotent-Replayed,Date";
+
+export function corsHeaders(): Record<string, string> {
+  return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED_HEADERS };
+}
+
+/** The answer to a preflight (`OPTIONS`), whatever the path under the base URL. */
+export function preflight(request: Request): Response {
+  const headers = new Headers({
+    "Access-Control-Allow-Origin": "*",
+    "Access-Control-Allow-Methods": "GET,HEAD,PUT,PATCH,POST,DELETE",
+    "Access-Control-Max-Age": "600",
+  });
+  const requested = request.headers.get("access-control-request-headers");
+  if (requested) headers.set("Access-Control-Allow-Headers", requested);
+  headers.set("Vary", "Access-Control-Request-Headers");
+  headers.set("Content-Length", "0");
+  return new Response(null, { status: 204, headers });
+}

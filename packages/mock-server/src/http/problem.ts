@@ -1,0 +1,60 @@
+// RFC 9457 problem details with the server's codes, titles and details (decision 001).
+
+export interface FieldError {
+  pointer: string;
+  code: string;
+  message: string;
+}
+
+export const PROBLEM_TITLES: Record<string, string> = {
+  invalid_json: "Malformed JSON",
+  validation_failed: "Request does not match the API schema",
+  invalid_cursor: "Invalid cursor",
+  unauthorized: "Authentication required",
+  not_found: "Not found",
+  method_not_allowed: "Method not allowed",
+  payload_too_large: "Payload too large",
+  unsupported_media_type: "Unsupported media type",
+  idempotency_key_reused: "Idempotency key reused with a different body",
+  rate_limited: "Rate limit exceeded",
+  internal_error: "Internal server error",
+  service_unavailable: "Service unavailable",
+};
+
+/** Thrown anywhere in request handling; turned into a problem response by the pipeline. */
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly errors: FieldError[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: string,
+    detail: string,
+    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.errors = options.errors;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function problemBody(problem: HttpProblem, traceId: string): Record<string, unknown> {
+  return {
+    type: `https://oisr.dev/problems/${problem.code}`,
+    title: PROBLEM_TITLES[problem.code] ?? "Error",
+    status: problem.status,
+    detail: problem.message,
+    trace_id: traceId,
+    code: problem.code,
+    ...(problem.errors ? { errors: problem.errors } : {}),
+  };
+}
+
+export const notFound = (detail = "No such resource or path.") => new HttpProblem(404, "not_found", detail);
+
+export const validationFailed = (errors: FieldError[], detail = "The request does not match the API schema.") =>
+  new HttpProblem(400, "validation_failed", detail, { errors });

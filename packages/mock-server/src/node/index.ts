@@ -1,0 +1,39 @@
+// @oisr/mock-server/node: the mock under msw's `setupServer` (tests in Node: vitest, jest,
+// node:test), and the standalone HTTP server behind the `oisr-mock` bin.
+import type { SharedOptions } from "msw";
+import { type SetupServer, setupServer } from "msw/node";
+import { createMock } from "../mock.ts";
+import type { Mock } from "../public-types.ts";
+import type { MockOptions } from "../options.ts";
+
+export type { StandaloneOptions, StandaloneServer } from "./standalone.ts";
+export { startMockServer } from "./standalone.ts";
+
+export interface MockServer extends Mock {
+  /** The msw server, for `server.use(...)` overrides and life-cycle events. */
+  server: SetupServer;
+  /** Starts intercepting (msw's `server.listen`). */
+  listen(options?: Partial<SharedOptions>): void;
+  /** Stops intercepting (msw's `server.close`). */
+  close(): void;
+}
+
+/**
+ * The mock, intercepting `fetch` and `http` in this Node process through msw.
+ *
+ * @example
+ * const api = setupMockServer();
+ * beforeAll(() => api.listen());
+ * afterEach(() => api.controls.reset());
+ * afterAll(() => api.close());
+ */
+export function setupMockServer(options: MockOptions = {}): MockServer {
+  const mock = createMock(options);
+  const server = setupServer(...mock.handlers);
+  return {
+    ...mock,
+    server,
+    listen: (listenOptions) => server.listen(listenOptions),
+    close: () => server.close(),
+  };
+}

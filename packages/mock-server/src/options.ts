@@ -1,0 +1,146 @@
+// What a mock can be configured with, and the same settings read from the server's environment
+// variables (the standalone bin and the contract-test targets use them).
+import type { ClockOptions } from "./clock.ts";
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimits, type RateLimitScope } from "./store/rate-limit.ts";
+
+export interface WebhookOptions {
+  /** POST events to subscribed URLs (default true). Events are captured for `events()` either way. */
+  deliver?: boolean;
+  /** The fetch deliveries use (default `globalThis.fetch`, which msw intercepts in tests). */
+  fetch?: typeof fetch;
+  /** Delays before each retry after the immediate first attempt (default the server's 5s,5m,30m,2h,5h,10h,10h). */
+  retrySchedule?: number[];
+  /**
+   * Accept `http:` and private, loopback or link-local hosts (the server's
+   * `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS=1`). Default false, like the server.
+   */
+  allowPrivateNetworks?: boolean;
+  /** Per-attempt timeout (default 10 s, as the server). */
+  timeoutMs?: number;
+}
+
+export interface MockOptions {
+  /** The API base URL the handlers answer, ending in the version (default `http://localhost:4010/v2`). */
+  baseUrl?: string;
+  /** How long a request stays `pending` before processing starts (default 0: on the next tick). */
+  processingDelayMs?: number;
+  /** How long a request stays `processing` (default 0). */
+  processingDurationMs?: number;
+  /** Attempts before a request that keeps failing transiently is `dead` (default 5, as the server). */
+  maxAttempts?: number;
+  /** First delay between such attempts, doubling each time (default 0, the server waits ~1 s, 2 s, …). */
+  retryDelayMs?: number;
+  /** Limits per 60 s by scope, merged over the server's defaults; `false` turns rate limiting off. */
+  rateLimits?: Partial<RateLimits> | false;
+  /** Request records are answered 404 after this many days (default 30). */
+  requestRetentionDays?: number;
+  clock?: ClockOptions;
+  webhooks?: WebhookOptions;
+}
+
+export interface ResolvedOptions {
+  baseUrl: URL;
+  processingDelayMs: number;
+  processingDurationMs: number;
+  maxAttempts: number;
+  retryDelayMs: number;
+  rateLimits: RateLimits | false;
+  requestRetentionMs: number;
+  clock: ClockOptions;
+  webhooks: Required<Omit<WebhookOptions, "fetch">> & { fetch: typeof fetch | undefined };
+}
+
+export const DEFAULT_BASE_URL = "http://localhost:4010/v2";
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+
+function baseUrlOf(value: string | undefined): URL {
+  const fallbackOrigin = (globalThis as { location?: { origin?: string } }).location?.origin ?? "http://localhost";
+  const url = new URL(value ?? DEFAULT_BASE_URL, fallbackOrigin);
+  url.pathname = url.pathname.replace(/\/+$/, "");
+  url.search = "";
+  url.hash = "";
+  return url;
+}
+
+const nonNegative = (value: number | undefined, fallback: number, name: string): number => {
+  const n = value ?? fallback;
+  if (!Number.isFinite(n) || n < 0) throw new RangeError(`${name} must be a non-negative number`);
+  return n;
+};
+
+export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
+  const limits = options.rateLimits;
+  if (limits) {
+    for (const [scope, value] of Object.entries(limits)) {
+      if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope)) throw new Error(`rateLimits: unknown scope "${scope}"`);
+      if (!Number.isInteger(value) || (value as number) < 1) throw new Error(`rateLimits: "${scope}" must be a positive integer`);
+    }
+  }
+  return {
+    baseUrl: baseUrlOf(options.baseUrl),
+    processingDelayMs: nonNegative(options.processingDelayMs, 0, "processingDelayMs"),
+    processingDurationMs: nonNegative(options.processingDurationMs, 0, "processingDurationMs"),
+    maxAttempts: Math.max(1, Math.floor(nonNegative(options.maxAttempts, 5, "maxAttempts"))),
+    retryDelayMs: nonNegative(options.retryDelayMs, 0, "retryDelayMs"),
+    rateLimits: limits === false ? false : { ...DEFAULT_RATE_LIMITS, ...(limits ?? {}) },
+    requestRetentionMs: nonNegative(options.requestRetentionDays, 30, "requestRetentionDays") * 86_400_000,
+    clock: options.clock ?? {},
+    webhooks: {
+      deliver: options.webhooks?.deliver ?? true,
+      fetch: options.webhooks?.fetch,
+      retrySchedule: options.webhooks?.retrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+      allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
+      timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
+    },
+  };
+}
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 5s, 5m, 2h)`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+/**
+ * Mock options from the server's environment variables, so one configuration drives both:
+ * `OISR_RATE_LIMITS` (JSON, or `off`), `OISR_MAX_ATTEMPTS`, `OISR_RETRY_BASE_MS`,
+ * `OISR_REQUEST_RETENTION_DAYS`, `OISR_WEBHOOK_RETRY_SCHEDULE`, `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS`,
+ * plus the mock's own `OISR_MOCK_PROCESSING_DELAY_MS` and `OISR_MOCK_PROCESSING_DURATION_MS`.
+ */
+export function mockOptionsFromEnv(env: Record<string, string | undefined>): MockOptions {
+  const options: MockOptions = {};
+  const int = (name: string): number | undefined => {
+    const raw = env[name];
+    if (raw === undefined || raw === "") return undefined;
+    const n = Number(raw);
+    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
+    return n;
+  };
+  const rateLimits = env.OISR_RATE_LIMITS;
+  if (rateLimits === "off") options.rateLimits = false;
+  else if (rateLimits) options.rateLimits = JSON.parse(rateLimits) as Partial<Record<RateLimitScope, number>>;
+  const maxAttempts = int("OISR_MAX_ATTEMPTS");
+  if (maxAttempts !== undefined) options.maxAttempts = maxAttempts || 1;
+  const retry = int("OISR_RETRY_BASE_MS");
+  if (retry !== undefined) options.retryDelayMs = retry;
+  const retention = int("OISR_REQUEST_RETENTION_DAYS");
+  if (retention !== undefined) options.requestRetentionDays = retention;
+  const delay = int("OISR_MOCK_PROCESSING_DELAY_MS");
+  if (delay !== undefined) options.processingDelayMs = delay;
+  const duration = int("OISR_MOCK_PROCESSING_DURATION_MS");
+  if (duration !== undefined) options.processingDurationMs = duration;
+  const webhooks: WebhookOptions = {};
+  if (env.OISR_WEBHOOK_RETRY_SCHEDULE !== undefined) {
+    webhooks.retrySchedule = env.OISR_WEBHOOK_RETRY_SCHEDULE.split(",")
+      .filter((s) => s.trim() !== "")
+      .map(parseDuration);
+  }
+  if (env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS !== undefined) {
+    webhooks.allowPrivateNetworks = env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS === "1";
+  }
+  if (Object.keys(webhooks).length > 0) options.webhooks = webhooks;
+  return options;
+}

@@ -1,0 +1,56 @@
+// What a route handler gets: the authenticated account, validated inputs, and the mock's parts.
+import type { Clock } from "../clock.ts";
+import type { ResolvedOptions } from "../options.ts";
+import type { Account } from "../store/account.ts";
+import type { Processor } from "../store/processor.ts";
+import type { MockStore } from "../store/store.ts";
+import type { Scenarios } from "../scenarios.ts";
+import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
+
+export interface Runtime {
+  options: ResolvedOptions;
+  clock: Clock;
+  store: MockStore;
+  processor: Processor;
+  webhooks: WebhookDispatcher;
+  scenarios: Scenarios;
+}
+
+export interface RouteContext {
+  runtime: Runtime;
+  account: Account;
+  traceId: string;
+  /** Path relative to the base URL, as called (still percent-encoded). */
+  path: string;
+  params: Record<string, string>;
+  /** Validated query, numbers coerced. */
+  query: Record<string, unknown>;
+  headers: Headers;
+  body: unknown;
+}
+
+export interface RouteResult {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
+
+export const ok = (body: unknown, headers?: Record<string, string>): RouteResult => ({ status: 200, body, headers });
+
+/** The filters of a list call as strings (absent ones undefined), in the order given. */
+export function stringFilters(query: Record<string, unknown>, names: readonly string[]): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const name of names) out[name] = typeof query[name] === "string" ? (query[name] as string) : undefined;
+  return out;
+}
+
+export function limitOf(query: Record<string, unknown>): number {
+  return Number(query.limit ?? 50);
+}
+
+/** The base path (e.g. `/v2`) that `Location` headers start with. */
+export function basePath(runtime: Runtime): string {
+  return runtime.options.baseUrl.pathname;
+}

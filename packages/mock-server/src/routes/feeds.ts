@@ -1,0 +1,120 @@
+// GET /orders and GET /returns (change feeds: each resource at the position of its latest change),
+// GET /orders/{identifier}, GET /returns/{return_id}, and GET /inventory (keyset by location, sku).
+import { resolveOrder, resolveReturn, type InventoryLevel, type Order, type Return } from "@oisr/domain";
+import { decodeCursor, encodeCursor, type Filters } from "../http/cursor.ts";
+import { HttpProblem } from "../http/problem.ts";
+import type { FeedPosition } from "../store/account.ts";
+import { limitOf, ok, type RouteContext, type RouteHandler, stringFilters } from "./context.ts";
+
+/** A feed page from `limit + 1` rows; an empty page keeps the position it was asked from. */
+function feedPage<T>(rows: { seq: number; body: T }[], limit: number, after: number, filters: Filters) {
+  const page = rows.slice(0, limit);
+  return {
+    data: page.map((r) => r.body),
+    next_cursor: encodeCursor(page.at(-1)?.seq ?? after, filters),
+    has_more: rows.length > limit,
+  };
+}
+
+const since = (updatedAt: string, filter: string | undefined) =>
+  filter === undefined || Date.parse(updatedAt) >= Date.parse(filter);
+
+function feed<T extends { updated_at: string }>(
+  positions: Map<string, FeedPosition>,
+  lookup: (id: string) => T | undefined,
+  after: number,
+  keep: (item: T) => boolean,
+  limit: number,
+): { seq: number; body: T }[] {
+  const rows: { seq: number; body: T }[] = [];
+  for (const [id, position] of positions) {
+    if (position.seq <= after) continue;
+    const body = lookup(id);
+    if (body && keep(body)) rows.push({ seq: position.seq, body });
+  }
+  return rows.sort((a, b) => a.seq - b.seq).slice(0, limit);
+}
+
+const listOrders: RouteHandler = (ctx: RouteContext) => {
+  const filters = stringFilters(ctx.query, ["status", "source", "updated_since"]);
+  const limit = limitOf(ctx.query);
+  const after = decodeCursor<number>(ctx.query.cursor as string | undefined, filters) ?? 0;
+  const state = ctx.account.state;
+  const rows = feed<Order>(
+    ctx.account.orderFeed,
+    (id) => state.orderById(id),
+    after,
+    (o) =>
+      (filters.status === undefined || o.status === filters.status) &&
+      (filters.source === undefined || o.source === filters.source) &&
+      since(o.updated_at, filters.updated_since),
+    limit + 1,
+  );
+  return ok(feedPage(rows, limit, after, filters));
+};
+
+const listReturns: RouteHandler = (ctx) => {
+  const filters = stringFilters(ctx.query, ["status", "order_id", "updated_since"]);
+  const limit = limitOf(ctx.query);
+  const after = decodeCursor<number>(ctx.query.cursor as string | undefined, filters) ?? 0;
+  const state = ctx.account.state;
+  const rows = feed<Return>(
+    ctx.account.returnFeed,
+    (id) => state.returnById(id),
+    after,
+    (r) =>
+      (filters.status === undefined || r.status === filters.status) &&
+      (filters.order_id === undefined || r.order_id === filters.order_id || r.order_external_id === filters.order_id) &&
+      since(r.updated_at, filters.updated_since),
+    limit + 1,
+  );
+  return ok(feedPage(rows, limit, after, filters));
+};
+
+const getOrder: RouteHandler = (ctx) => {
+  const identifier = ctx.params.identifier ?? "";
+  const order = resolveOrder(ctx.account.state, identifier);
+  if (!order) throw new HttpProblem(404, "not_found", `No order with id or external_id "${identifier}".`);
+  return ok(order);
+};
+
+const getReturn: RouteHandler = (ctx) => {
+  const identifier = ctx.params.return_id ?? "";
+  const found = resolveReturn(ctx.account.state, identifier);
+  if (!found) throw new HttpProblem(404, "not_found", `No return with id or external_id "${identifier}".`);
+  return ok(found);
+};
+
+const compareKeys = (a: [string, string], b: [string, string]) =>
+  a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
+
+const listInventory: RouteHandler = (ctx) => {
+  const filters = stringFilters(ctx.query, ["location_id", "sku"]);
+  const limit = limitOf(ctx.query);
+  const after = decodeCursor<[string, string]>(ctx.query.cursor as string | undefined, filters);
+  const rows = ctx.account.state
+    .allInventoryLevels()
+    .filter(
+      (l: InventoryLevel) =>
+        (filters.location_id === undefined || l.location_id === filters.location_id) &&
+        (filters.sku === undefined || l.sku === filters.sku) &&
+        (after === null || compareKeys([l.location_id, l.sku], after) > 0),
+    )
+    .sort((a, b) => compareKeys([a.location_id, a.sku], [b.location_id, b.sku]))
+    .slice(0, limit + 1);
+  const page = rows.slice(0, limit);
+  const last = page.at(-1);
+  return ok({
+    data: page,
+    next_cursor: encodeCursor(last ? [last.location_id, last.sku] : (after ?? ["", ""]), filters),
+    has_more: rows.length > limit,
+  });
+};
+
+export const feedRoutes: Record<string, RouteHandler> = {
+  listOrders,
+  getOrder,
+  listReturns,
+  getReturn,
+  listInventory,
+};

@@ -1,0 +1,183 @@
+// One account's data: the domain's in-memory state plus everything the server keeps in its
+// tables around it (feed positions, request records, idempotency keys, webhook subscriptions,
+// deliveries and events, rate-limit windows).
+import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";
+import { MemoryState } from "@oisr/domain";
+import type { RateLimits } from "./rate-limit.ts";
+import { RateWindows } from "./rate-limit.ts";
+
+export type RequestStatus = "pending" | "processing" | "succeeded" | "failed" | "dead";
+
+/** A scenario attached to one request by `failNext`. */
+export type RequestScenario = { outcome: "dead" } | { outcome: "failed"; errors: ItemError[] };
+
+export interface RequestEntry {
+  /** Acceptance order within the mock (all accounts); lists sort by it. */
+  seq: number;
+  id: string;
+  kind: IngestKind;
+  status: RequestStatus;
+  traceId: string;
+  idempotencyKey: string | null;
+  /** `{return_id}` of a dispositions call. */
+  returnId: string | undefined;
+  body: unknown;
+  itemCount: number;
+  acceptedAt: number;
+  startedAt: number | null;
+  completedAt: number | null;
+  attempts: number;
+  result: BatchResult | null;
+  errors: ItemError[];
+  error: { code: string; message: string } | null;
+  scenario: RequestScenario | undefined;
+  /** When the next processing step may run (the mock clock). */
+  dueAt: number;
+}
+
+export interface IdempotencyEntry {
+  bodyJson: string;
+  ack: { message: string; request_id: string; trace_id: string };
+  createdAt: number;
+}
+
+export interface Subscription {
+  id: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  status: "enabled" | "disabled";
+  secret: string;
+  previousSecret: string | null;
+  previousSecretExpiresAt: number | null;
+  consecutiveFailures: number;
+  failingSince: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export interface Delivery {
+  id: string;
+  subscriptionId: string;
+  eventId: string;
+  eventType: string;
+  attempt: number;
+  status: "pending" | "succeeded" | "failed";
+  responseStatus: number | null;
+  error: string | null;
+  durationMs: number | null;
+  attemptedAt: number | null;
+  nextAttemptAt: number | null;
+  createdAt: number;
+  /** An attempt is being made right now. */
+  inFlight: boolean;
+}
+
+/** A webhook event as delivered: `{id, type, created_at, data: {object}}`. */
+export interface WebhookEvent {
+  id: string;
+  type: string;
+  created_at: string;
+  data: { object: unknown };
+}
+
+export interface FeedPosition {
+  seq: number;
+  version: number;
+}
+
+export class Account {
+  readonly id: string;
+  readonly name: string;
+  state = new MemoryState();
+  feedSeq = 0;
+  readonly orderFeed = new Map<string, FeedPosition>();
+  readonly returnFeed = new Map<string, FeedPosition>();
+  readonly requests: RequestEntry[] = [];
+  readonly requestById = new Map<string, RequestEntry>();
+  readonly idempotency = new Map<string, IdempotencyEntry>();
+  readonly subscriptions = new Map<string, Subscription>();
+  readonly deliveries: Delivery[] = [];
+  readonly events: { event: WebhookEvent; accountId: string; at: number }[] = [];
+  readonly rateWindows = new RateWindows();
+  /** Per-account limits (the server's `accounts.rate_limits`); null uses the mock's defaults. */
+  rateLimits: Partial<RateLimits> | null = null;
+
+  constructor(id: string, name: string) {
+    this.id = id;
+    this.name = name;
+  }
+
+  /**
+   * Stores applied changes and moves what changed in the change feeds: an order or return whose
+   * version did not change (only its source watermark moved) keeps its position, as on the server.
+   */
+  applyChanges(changes: Changes): void {
+    this.state.apply(changes);
+    const place = (feed: Map<string, FeedPosition>, id: string, version: number) => {
+      const seq = ++this.feedSeq;
+      const current = feed.get(id);
+      if (current && current.version === version) return;
+      feed.set(id, { seq, version });
+    };
+    for (const order of changes.orders) place(this.orderFeed, order.id, order.version);
+    for (const ret of changes.returns) place(this.returnFeed, ret.id, ret.version);
+  }
+
+  /** The head of this account's FIFO: its oldest request not yet final. */
+  head(): RequestEntry | undefined {
+    return this.requests.find((r) => r.status === "pending" || r.status === "processing");
+  }
+}
+
+/** The record `GET /requests/{request_id}` answers. */
+export function toRequestRecord(entry: RequestEntry) {
+  const iso = (ms: number) => new Date(ms).toISOString();
+  return {
+    request_id: entry.id,
+    kind: entry.kind,
+    status: entry.status,
+    trace_id: entry.traceId,
+    idempotency_key: entry.idempotencyKey,
+    item_count: entry.itemCount,
+    accepted_at: iso(entry.acceptedAt),
+    started_at: entry.startedAt === null ? null : iso(entry.startedAt),
+    completed_at: entry.completedAt === null ? null : iso(entry.completedAt),
+    attempts: entry.attempts,
+    result: entry.status === "succeeded" ? entry.result : null,
+    errors: entry.status === "failed" ? entry.errors : [],
+    error: entry.status === "dead" ? entry.error : null,
+  };
+}
+
+export type RequestRecord = ReturnType<typeof toRequestRecord>;
+
+export function toSubscription(s: Subscription, withSecret = false) {
+  return {
+    id: s.id,
+    url: s.url,
+    events: s.events,
+    description: s.description,
+    status: s.status,
+    ...(withSecret ? { secret: s.secret } : {}),
+    created_at: new Date(s.createdAt).toISOString(),
+    updated_at: new Date(s.updatedAt).toISOString(),
+  };
+}
+
+export function toDelivery(d: Delivery) {
+  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+  return {
+    id: d.id,
+    event_id: d.eventId,
+    event_type: d.eventType,
+    attempt: d.attempt,
+    status: d.status,
+    response_status: d.responseStatus,
+    error: d.error,
+    duration_ms: d.durationMs,
+    attempted_at: iso(d.attemptedAt),
+    next_attempt_at: iso(d.nextAttemptAt),
+    created_at: new Date(d.createdAt).toISOString(),
+  };
+}

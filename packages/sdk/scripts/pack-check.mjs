@@ -1,0 +1,249 @@
+#!/usr/bin/env node
+// The published tarball, as a user gets it: build, `npm pack`, install the .tgz into a fresh
+// project outside the repo, compile a strict TypeScript consumer (ESM and CJS) against it, and
+// run both on Node 20 and Node 24. The consumer verifies a signed webhook and ingests through a
+// real HTTP server, so a broken export map, a missing file, a wrong .d.cts or a dependency that
+// does not resolve fails here.
+//
+//   npm run test:pack                      (from packages/sdk)
+//   PACK_CHECK_NODES=/path/node20,/path/node24  to choose the runtimes
+//   PACK_CHECK_KEEP=1                      to keep the temp project for inspection
+import { execFileSync, spawnSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { delimiter, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const pkgDir = fileURLToPath(new URL("..", import.meta.url));
+const repoDir = join(pkgDir, "..", "..");
+const started = performance.now();
+const step = (msg) => console.log(`[pack-check ${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+
+function run(cmd, args, opts = {}) {
+  const r = spawnSync(cmd, args, { encoding: "utf8", ...opts });
+  if (r.status !== 0) {
+    const out = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
+    throw new Error(`${cmd} ${args.join(" ")} exited with ${r.status ?? r.signal}${r.error ? ` (${r.error.message})` : ""}\n${out}`);
+  }
+  return r.stdout;
+}
+
+function nodeVersion(path) {
+  try {
+    return execFileSync(path, ["--version"], { encoding: "utf8" }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+/** One Node 20 and one Node 24 binary: PACK_CHECK_NODES, else every `node` on PATH plus the repo's pinned one. */
+function findRuntimes() {
+  if (process.env.PACK_CHECK_NODES) {
+    return process.env.PACK_CHECK_NODES.split(",").map((path) => ({ path, version: nodeVersion(path) }));
+  }
+  const candidates = [
+    join(repoDir, "node_modules", ".bin", "node"),
+    process.execPath,
+    ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "node")),
+    "/usr/bin/node",
+    "/usr/local/bin/node",
+  ];
+  const byMajor = new Map();
+  for (const path of candidates) {
+    const version = nodeVersion(path);
+    const major = version?.match(/^v(\d+)\./)?.[1];
+    if (major && !byMajor.has(major)) byMajor.set(major, { path, version });
+  }
+  const wanted = ["20", "24"].map((m) => byMajor.get(m));
+  if (wanted.some((r) => !r)) {
+    const found = [...byMajor.values()].map((r) => `${r.version} (${r.path})`).join(", ");
+    throw new Error(`need Node 20 and Node 24; found ${found || "none"}. Set PACK_CHECK_NODES.`);
+  }
+  return wanted;
+}
+
+// ── The consumer ─────────────────────────────────────────────────────────────────────────────
+// One body, two module systems: `.mts` compiles to ESM (`import`), `.cts` to CJS (`require`).
+const consumer = (format) => `import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  ApiError,
+  ConflictError,
+  createClient,
+  generateWebhookSecret,
+  type IngestAccepted,
+  NotFoundError,
+  OisrError,
+  type OrderInput,
+  RateLimitError,
+  type RequestRecord,
+  signWebhook,
+  ValidationError,
+  verifyWebhook,
+  type WebhookEvent,
+  WebhookVerificationError,
+} from "@oisr/sdk";
+
+function check(ok: boolean, what: string): asserts ok {
+  if (!ok) throw new Error(\`${format}: \${what}\`);
+}
+
+async function main(): Promise<void> {
+  // Webhooks: what signWebhook signs, verifyWebhook accepts, typed; a tampered body is refused.
+  const secret = generateWebhookSecret();
+  const payload: WebhookEvent = {
+    id: "evt_pack",
+    type: "webhook.test",
+    created_at: "2025-01-01T00:00:00Z",
+    data: { object: { subscription_id: "whs_pack", message: "hello" } },
+  };
+  const signed = await signWebhook({ payload, secret });
+  const event = await verifyWebhook(signed.body, signed.headers, secret);
+  check(event.type === "webhook.test" && event.data.object.subscription_id === "whs_pack", "verifyWebhook result");
+  const refused = await verifyWebhook(signed.body.replace("hello", "hullo"), signed.headers, secret).catch((e: unknown) => e);
+  check(refused instanceof WebhookVerificationError && refused instanceof OisrError, "tampered body refused");
+
+  // The client over real HTTP: one 202 ingest, one 404.
+  let idempotencyKey: string | undefined;
+  const server = createServer((req, res) => {
+    if (req.method === "POST" && req.url === "/v2/ingest/orders" && req.headers.authorization === "Bearer oisr_pack") {
+      idempotencyKey = req.headers["idempotency-key"] as string | undefined;
+      req.resume();
+      req.on("end", () => {
+        res.writeHead(202, { "content-type": "application/json", location: "/v2/requests/r-1" });
+        res.end(JSON.stringify({ message: "Accepted for processing.", request_id: "r-1", trace_id: "0".repeat(32) }));
+      });
+      return;
+    }
+    res.writeHead(404, { "content-type": "application/problem+json" });
+    res.end(JSON.stringify({ type: "about:blank", title: "Not found", status: 404, code: "not_found", trace_id: "1".repeat(32) }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const client = createClient({ baseUrl: \`http://127.0.0.1:\${port}/v2\`, token: "oisr_pack", maxRetries: 0 });
+    const order: OrderInput = {
+      external_id: "A-1",
+      source: "pack-check",
+      currency: "EUR",
+      placed_at: "2025-01-01T00:00:00Z",
+      source_updated_at: "2025-01-01T00:00:00Z",
+      ship_to: { name: "Ada", line1: "1 Main St", city: "Berlin", country: "DE" },
+      lines: [{ line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "9.99" }],
+    };
+    const ack: IngestAccepted = await client.orders.ingest([order]);
+    check(ack.request_id === "r-1", "ingest ack");
+    check(typeof idempotencyKey === "string" && idempotencyKey.length > 0, "Idempotency-Key sent");
+
+    const missing = await client.orders.get("nope").catch((e: unknown) => e);
+    check(missing instanceof NotFoundError && missing instanceof ApiError, "NotFoundError");
+    check(missing.code === "not_found" && missing.status === 404, "error fields");
+    check(!(missing instanceof ValidationError || missing instanceof ConflictError || missing instanceof RateLimitError), "error classes are distinct");
+  } finally {
+    server.close();
+  }
+
+  // Types only: strict consumers see precise types, not any.
+  const firstItemId = (record: RequestRecord): string | undefined => record.result?.items[0]?.id;
+  void firstItemId;
+  // @ts-expect-error external_id must be a string
+  const badOrder: OrderInput = { ...({} as OrderInput), external_id: 1 };
+  void badOrder;
+
+  console.log(\`ok ${format} \${process.version}\`);
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
+`;
+
+// A consumer that imports nothing from Node: the declarations must also compile for browsers.
+const browserConsumer = `import { createClient, verifyWebhook, type Order } from "@oisr/sdk";
+const client = createClient({ baseUrl: "https://api.example.com/v2", token: "oisr_x", throttle: true });
+export async function latest(id: string): Promise<Order["status"]> {
+  return (await client.orders.get(id, { signal: AbortSignal.timeout(5_000) })).status;
+}
+export const verify = (request: Request, secret: string) => request.text().then((body) => verifyWebhook(body, request.headers, secret));
+`;
+
+const strict = {
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  module: "NodeNext",
+  moduleResolution: "NodeNext",
+  target: "ES2022",
+  // The SDK's .d.ts files are checked too, under the consumer's settings.
+  skipLibCheck: false,
+};
+
+// ── Main ─────────────────────────────────────────────────────────────────────────────────────
+const work = mkdtempSync(join(tmpdir(), "oisr-sdk-pack-"));
+let failed = false;
+try {
+  const runtimes = findRuntimes();
+  step(`runtimes: ${runtimes.map((r) => `${r.version} (${r.path})`).join(", ")}`);
+
+  run("npm", ["run", "--silent", "build"], { cwd: pkgDir });
+  step("built");
+
+  const packDir = join(work, "pack");
+  mkdirSync(packDir);
+  run("npm", ["pack", "--silent", "--pack-destination", packDir], { cwd: pkgDir });
+  const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"));
+  if (!tarball) throw new Error("npm pack made no tarball");
+  step(`packed ${tarball}`);
+
+  const app = join(work, "app");
+  mkdirSync(app);
+  writeFileSync(join(app, "package.json"), JSON.stringify({ name: "pack-consumer", private: true }, null, 2));
+  // From the registry (cache first): openapi-fetch must resolve like it does for users.
+  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(packDir, tarball)], {
+    cwd: app,
+  });
+  step("installed the tarball into a fresh project");
+
+  writeFileSync(join(app, "esm.mts"), consumer("esm"));
+  writeFileSync(join(app, "cjs.cts"), consumer("cjs"));
+  mkdirSync(join(app, "browser"));
+  writeFileSync(join(app, "browser", "consumer.ts"), browserConsumer);
+  const typeRoots = [join(repoDir, "node_modules", "@types")];
+  writeFileSync(
+    join(app, "tsconfig.json"),
+    JSON.stringify(
+      { compilerOptions: { ...strict, lib: ["ES2022"], types: ["node"], typeRoots, outDir: "out" }, files: ["esm.mts", "cjs.cts"] },
+      null,
+      2,
+    ),
+  );
+  writeFileSync(
+    join(app, "tsconfig.browser.json"),
+    JSON.stringify(
+      { compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: [], noEmit: true }, files: ["browser/consumer.ts"] },
+      null,
+      2,
+    ),
+  );
+  const tsc = join(repoDir, "node_modules", "typescript", "bin", "tsc");
+  run(process.execPath, [tsc, "-p", "tsconfig.json"], { cwd: app });
+  run(process.execPath, [tsc, "-p", "tsconfig.browser.json"], { cwd: app });
+  step("compiled the strict consumers (Node ESM + CJS, browser types)");
+
+  for (const runtime of runtimes) {
+    for (const file of ["out/esm.mjs", "out/cjs.cjs"]) {
+      const out = run(runtime.path, [file], { cwd: app }).trim();
+      step(out);
+      if (!out.startsWith("ok ")) throw new Error(`unexpected output: ${out}`);
+    }
+  }
+  step("passed");
+} catch (err) {
+  failed = true;
+  console.error(`[pack-check] FAILED: ${err instanceof Error ? err.message : err}`);
+} finally {
+  if (process.env.PACK_CHECK_KEEP) console.log(`[pack-check] kept ${work}`);
+  else rmSync(work, { recursive: true, force: true });
+}
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,83 @@
+// The real server, in-process, for the integration tests: on embedded PGlite always, and on
+// PostgreSQL too when DATABASE_URL is set (a fresh database per server, dropped on close).
+import { randomBytes } from "node:crypto";
+import { loadConfig, startServer } from "@oisr/server";
+import postgres from "postgres";
+import { type ClientOptions, createClient, type OisrClient } from "../../src/index.ts";
+
+export interface Backend {
+  name: string;
+  /** Admin URL of a PostgreSQL server; undefined = PGlite in memory. */
+  databaseUrl: string | undefined;
+}
+
+export const backends: Backend[] = [
+  { name: "PGlite", databaseUrl: undefined },
+  ...(process.env.DATABASE_URL ? [{ name: "PostgreSQL", databaseUrl: process.env.DATABASE_URL }] : []),
+];
+
+export interface TestServer {
+  /** Ends in /v2. */
+  baseUrl: string;
+  /** A token of a new account: accounts do not share data or rate limits. */
+  newToken(name?: string): Promise<string>;
+  /** A client of a new account. */
+  newClient(options?: Partial<ClientOptions>): Promise<OisrClient>;
+  close(): Promise<void>;
+}
+
+/** Copied from packages/contract-tests/src/targets.ts: a database of its own, dropped on close. */
+async function freshDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `oisr_sdk_test_${randomBytes(6).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
+export async function startTestServer(backend: Backend, env: Record<string, string> = {}): Promise<TestServer> {
+  const db = backend.databaseUrl ? await freshDatabase(backend.databaseUrl) : undefined;
+  const server = await startServer(
+    loadConfig({
+      PORT: "0",
+      LOG_LEVEL: "silent",
+      OISR_DATA_DIR: "memory://",
+      OISR_VALIDATE_RESPONSES: "1",
+      ...(db ? { DATABASE_URL: db.url } : {}),
+      ...env,
+    }),
+  );
+  const baseUrl = server.url as string;
+  const newToken = async (name = "sdk") => (await server.services.accounts.createAccount(name)).token;
+  return {
+    baseUrl,
+    newToken,
+    newClient: async (options = {}) => createClient({ baseUrl, token: await newToken(), ...options }),
+    async close() {
+      await server.close();
+      await db?.drop();
+    },
+  };
+}
+
+// ── Valid bodies ─────────────────────────────────────────────────────────────────────────────
+
+/** Unique across the run, readable in failure messages. */
+export function uid(prefix: string): string {
+  return `${prefix}-${randomBytes(5).toString("hex")}`;
+}
+
+const BASE = Date.parse("2025-03-14T09:00:00Z");
+/** A caller-side timestamp `minutes` after a fixed base (later = newer `source_updated_at`/`as_of`). */
+export function at(minutes: number): string {
+  return new Date(BASE + minutes * 60_000).toISOString();
+}

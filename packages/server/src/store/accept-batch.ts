@@ -1,0 +1,98 @@
+// One transaction for a batch of accepted ingest calls: idempotency keys claimed, replayed or
+// refused, then every new request row inserted with a single statement, then one wake-up.
+import { randomUUID } from "node:crypto";
+import { type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { type AcceptOutcome, IDEMPOTENCY_WINDOW, type IngestAck, type NewRequest } from "./requests.ts";
+
+const keyOf = (r: NewRequest) => `${r.accountId}\u0000${r.endpoint}\u0000${r.idempotencyKey}`;
+
+export async function acceptBatch(database: Database, items: NewRequest[]): Promise<AcceptOutcome[]> {
+  const acks: IngestAck[] = items.map((r) => ({
+    message: "Accepted for processing.",
+    request_id: randomUUID(),
+    trace_id: r.traceId,
+  }));
+  const outcomes: (AcceptOutcome | undefined)[] = new Array(items.length);
+  // The first call with a key leads; later calls with the same key in this batch follow its fate.
+  const leaders = new Map<string, number>();
+  const followers: [number, number][] = [];
+  items.forEach((r, i) => {
+    if (r.idempotencyKey === null) return;
+    const leader = leaders.get(keyOf(r));
+    if (leader === undefined) leaders.set(keyOf(r), i);
+    else followers.push([i, leader]);
+  });
+  const leaderHash = new Map<number, string>();
+
+  await database.db.transaction(async (tx) => {
+    if (leaders.size > 0) {
+      const keyed = [...leaders.values()];
+      const claimed = await database.rows<{ k: string }>(
+        sql`insert into idempotency_keys (account_id, endpoint, key, body_hash, request_id, response)
+            values ${sql.join(
+              keyed.map((i) => {
+                const r = items[i] as NewRequest;
+                return sql`(${r.accountId}, ${r.endpoint}, ${r.idempotencyKey}, ${r.bodyHash}, ${(acks[i] as IngestAck).request_id}, ${JSON.stringify(acks[i])}::jsonb)`;
+              }),
+              sql`, `,
+            )}
+            on conflict (account_id, endpoint, key) do update
+              set body_hash = excluded.body_hash, request_id = excluded.request_id, response = excluded.response, created_at = now()
+              where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW}
+            returning account_id || chr(0) || endpoint || chr(0) || key as k`,
+        tx,
+      );
+      const claimedKeys = new Set(claimed.map((c) => c.k));
+      const taken = keyed.filter((i) => !claimedKeys.has(keyOf(items[i] as NewRequest)));
+      for (const i of keyed) leaderHash.set(i, (items[i] as NewRequest).bodyHash);
+      if (taken.length > 0) {
+        const existing = await database.rows<{ k: string; body_hash: string; response: IngestAck }>(
+          sql`select account_id || chr(0) || endpoint || chr(0) || key as k, body_hash, response from idempotency_keys
+               where (account_id, endpoint, key) in (${sql.join(
+                 taken.map((i) => {
+                   const r = items[i] as NewRequest;
+                   return sql`(${r.accountId}, ${r.endpoint}, ${r.idempotencyKey})`;
+                 }),
+                 sql`, `,
+               )})`,
+          tx,
+        );
+        const byKey = new Map(existing.map((e) => [e.k, e]));
+        for (const i of taken) {
+          const found = byKey.get(keyOf(items[i] as NewRequest));
+          if (!found) throw new Error("idempotency key vanished during claim");
+          leaderHash.set(i, found.body_hash);
+          outcomes[i] =
+            found.body_hash === (items[i] as NewRequest).bodyHash
+              ? { kind: "replayed", ack: found.response }
+              : { kind: "key_reused" };
+        }
+      }
+    }
+
+    const followerSet = new Set(followers.map(([i]) => i));
+    const fresh = items.map((_, i) => i).filter((i) => outcomes[i] === undefined && !followerSet.has(i));
+    if (fresh.length > 0) {
+      const rows: SQL[] = fresh.map((i) => {
+        const r = items[i] as NewRequest;
+        const params = r.params ? JSON.stringify(r.params) : null;
+        return sql`(${r.accountId}, ${(acks[i] as IngestAck).request_id}, ${r.kind}, 'pending', ${r.traceId}, ${r.idempotencyKey}, ${params}::jsonb, ${r.bodyJson}::jsonb, ${r.itemCount})`;
+      });
+      await database.rows(
+        sql`insert into requests (account_id, id, kind, status, trace_id, idempotency_key, params, body, item_count) values ${sql.join(rows, sql`, `)}`,
+        tx,
+      );
+      for (const i of fresh) outcomes[i] = { kind: "accepted", ack: acks[i] as IngestAck };
+    }
+  });
+
+  for (const [i, leader] of followers) {
+    const led = outcomes[leader] as AcceptOutcome;
+    const sameBody = leaderHash.get(leader) === (items[i] as NewRequest).bodyHash;
+    outcomes[i] =
+      led.kind !== "key_reused" && sameBody ? { kind: "replayed", ack: led.ack } : { kind: "key_reused" };
+  }
+  if (outcomes.some((o) => o?.kind === "accepted")) await database.notify("oisr_requests").catch(() => {});
+  return outcomes as AcceptOutcome[];
+}
