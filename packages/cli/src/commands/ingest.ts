@@ -1,4 +1,5 @@
 // `oisr ingest orders|inventory|shipments|returns FILE`
+import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONNECTION_OPTIONS, connect } from "../client.ts";
 import { createProgressView } from "../ingest/progress.ts";
@@ -85,6 +86,11 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       signal: io.signal,
       onProgress: (counters) => view.update(counters),
     });
+  } catch (error) {
+    view.stop();
+    const statePath = values.state ?? `${file}.oisr-state.json`;
+    if (existsSync(statePath)) writeLine(io.stderr, `State saved in ${statePath}: run the same command again to resume.`);
+    throw error;
   } finally {
     view.stop();
   }

@@ -1,0 +1,14 @@
+import { setupMockServer } from "../src/node/index.ts";
+import { MOCK_TOKEN } from "../src/index.ts";
+const api = setupMockServer();
+api.listen({ onUnhandledRequest: "error" });
+const h = { authorization: `Bearer ${MOCK_TOKEN}`, "content-type": "application/json" };
+const sub = await fetch(`${api.baseUrl}/webhook_subscriptions`, { method: "POST", headers: h, body: JSON.stringify({ url: "https://hooks.example.test/oisr", events: ["return.created"] }) });
+console.log(sub.status, await sub.json());
+const r = await fetch(`${api.baseUrl}/orders`, { headers: h });
+console.log(r.status, r.headers.get("x-ratelimit-remaining"), await r.text());
+const h2 = await fetch(`http://localhost:4010/healthz`);
+console.log(h2.status, await h2.text());
+const opt = await fetch(`${api.baseUrl}/orders`, { method: "OPTIONS" });
+console.log(opt.status, [...opt.headers]);
+api.close();
