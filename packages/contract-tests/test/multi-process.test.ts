@@ -219,7 +219,6 @@ describe.skipIf(!adminUrl)(`a worker killed mid-request ${REASON}`, () => {
     for (const record of records) {
       expect(succeeded(record)).toMatchObject({ created: 1000, updated: 0, unchanged: 0, stale: 0 });
     }
-    console.log("AT KILL", atKill.status, atKill.attempts);
     const finalVictim = records.find((r) => r.request_id === victim.request_id);
     if (atKill.status === "processing") {
       // The killed worker never committed it: the replacement took it after the lease, as attempt 2.

@@ -11,19 +11,22 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, dirname, join } from "node:path";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
 const repoDir = join(pkgDir, "..", "..");
 const started = performance.now();
-const step = (msg) => console.log(`[pack-check ${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}`);
+const step = (msg) =>
+  process.stdout.write(`[pack-check ${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
 
 function run(cmd, args, opts = {}) {
   const r = spawnSync(cmd, args, { encoding: "utf8", ...opts });
   if (r.status !== 0) {
     const out = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
-    throw new Error(`${cmd} ${args.join(" ")} exited with ${r.status ?? r.signal}${r.error ? ` (${r.error.message})` : ""}\n${out}`);
+    throw new Error(
+      `${cmd} ${args.join(" ")} exited with ${r.status ?? r.signal}${r.error ? ` (${r.error.message})` : ""}\n${out}`,
+    );
   }
   return r.stdout;
 }
@@ -200,9 +203,21 @@ try {
   mkdirSync(app);
   writeFileSync(join(app, "package.json"), JSON.stringify({ name: "pack-consumer", private: true }, null, 2));
   // From the registry (cache first): openapi-fetch must resolve like it does for users.
-  run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--no-package-lock", join(packDir, tarball)], {
-    cwd: app,
-  });
+  run(
+    "npm",
+    [
+      "install",
+      "--prefer-offline",
+      "--no-audit",
+      "--no-fund",
+      "--ignore-scripts",
+      "--no-package-lock",
+      join(packDir, tarball),
+    ],
+    {
+      cwd: app,
+    },
+  );
   step("installed the tarball into a fresh project");
 
   writeFileSync(join(app, "esm.mts"), consumer("esm"));
@@ -213,7 +228,10 @@ try {
   writeFileSync(
     join(app, "tsconfig.json"),
     JSON.stringify(
-      { compilerOptions: { ...strict, lib: ["ES2022"], types: ["node"], typeRoots, outDir: "out" }, files: ["esm.mts", "cjs.cts"] },
+      {
+        compilerOptions: { ...strict, lib: ["ES2022"], types: ["node"], typeRoots, outDir: "out" },
+        files: ["esm.mts", "cjs.cts"],
+      },
       null,
       2,
     ),
@@ -221,7 +239,10 @@ try {
   writeFileSync(
     join(app, "tsconfig.browser.json"),
     JSON.stringify(
-      { compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: [], noEmit: true }, files: ["browser/consumer.ts"] },
+      {
+        compilerOptions: { ...strict, lib: ["ES2022", "DOM"], types: [], noEmit: true },
+        files: ["browser/consumer.ts"],
+      },
       null,
       2,
     ),
@@ -241,9 +262,9 @@ try {
   step("passed");
 } catch (err) {
   failed = true;
-  console.error(`[pack-check] FAILED: ${err instanceof Error ? err.message : err}`);
+  process.stderr.write(`[pack-check] FAILED: ${err instanceof Error ? err.message : err}\n`);
 } finally {
-  if (process.env.PACK_CHECK_KEEP) console.log(`[pack-check] kept ${work}`);
+  if (process.env.PACK_CHECK_KEEP) process.stdout.write(`[pack-check] kept ${work}\n`);
   else rmSync(work, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);

@@ -63,6 +63,7 @@ export function createProgressView(options: {
     },
     stop() {
       if (started) bar.stop();
+      started = false;
     },
   };
 }

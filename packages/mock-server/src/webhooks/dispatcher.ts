@@ -92,9 +92,20 @@ export class WebhookDispatcher {
     }
   }
 
-  /** Resolves once every attempt in flight (and any it scheduled for now) has been recorded. */
+  /** Makes every attempt that is due now, and resolves once all attempts in flight are recorded. */
   async settle(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+    for (;;) {
+      if (this.#options.deliver) {
+        const now = this.#clock.now();
+        for (const account of this.#store.accounts.values()) {
+          for (const d of account.deliveries) {
+            if (d.status === "pending" && !d.inFlight && (d.nextAttemptAt ?? 0) <= now) this.#start(account, d);
+          }
+        }
+      }
+      if (this.#inFlight.size === 0) return;
+      await Promise.allSettled([...this.#inFlight]);
+    }
   }
 
   reset(): void {
@@ -152,6 +163,7 @@ export class WebhookDispatcher {
   }
 
   #start(account: Account, delivery: Delivery): void {
+    if (delivery.inFlight || delivery.status !== "pending") return;
     const run = this.#attempt(account, delivery).finally(() => this.#inFlight.delete(run));
     this.#inFlight.add(run);
   }
@@ -164,8 +176,12 @@ export class WebhookDispatcher {
     const event = this.#payloads.get(delivery.eventId);
     if (!event) return;
     delivery.inFlight = true;
-    const result = await this.#send(subscription, event);
-    delivery.inFlight = false;
+    let result: AttemptResult;
+    try {
+      result = await this.#send(subscription, event);
+    } finally {
+      delivery.inFlight = false;
+    }
     if (account.subscriptions.get(subscription.id) !== subscription) return;
     this.#recordAttempt(account, subscription, delivery, event, result);
   }

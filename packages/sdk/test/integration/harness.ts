@@ -44,7 +44,10 @@ async function freshDatabase(adminUrl: string): Promise<{ url: string; drop(): P
   };
 }
 
-export async function startTestServer(backend: Backend, env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(
+  backend: Backend,
+  env: Record<string, string> = {},
+): Promise<TestServer> {
   const db = backend.databaseUrl ? await freshDatabase(backend.databaseUrl) : undefined;
   const server = await startServer(
     loadConfig({

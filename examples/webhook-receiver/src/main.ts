@@ -1,0 +1,19 @@
+// Runs the receiver: PORT (default 3000), OISR_WEBHOOK_SECRET (whsec_…, from creating the subscription).
+import { createReceiver } from "./receiver.ts";
+
+const secret = process.env.OISR_WEBHOOK_SECRET;
+if (!secret) {
+  console.error("Set OISR_WEBHOOK_SECRET to the subscription's whsec_… secret.");
+  process.exit(2);
+}
+const port = Number(process.env.PORT ?? 3000);
+const server = createReceiver({
+  secret,
+  onEvent(event) {
+    if (event.type === "webhook.test") console.log("test event received");
+    else console.log(event.type, event.data.object.id, event.data.object.status);
+  },
+});
+server.listen(port, () => console.log(`Listening on http://127.0.0.1:${port}/webhooks/oisr`));
+process.once("SIGTERM", () => server.close());
+process.once("SIGINT", () => server.close());

@@ -1,0 +1,12 @@
+import { setupMockServer } from "../src/node/index.ts";
+const a = setupMockServer({ baseUrl: "http://a.test/v2" });
+const b = setupMockServer({ baseUrl: "http://b.test/v2" });
+a.listen({ onUnhandledRequest: "bypass" });
+b.listen({ onUnhandledRequest: "bypass" });
+const h = { authorization: "Bearer oisr_x" };
+console.log((await fetch("http://a.test/v2/orders", { headers: h })).status);
+console.log((await fetch("http://b.test/v2/orders", { headers: h })).status);
+a.close();
+console.log((await fetch("http://b.test/v2/orders", { headers: h })).status);
+b.close();
+console.log(await fetch("http://b.test/v2/orders", { headers: h }).then((r) => r.status, (e) => "network error: " + e.cause?.code));

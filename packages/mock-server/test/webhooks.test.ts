@@ -1,0 +1,162 @@
+// Webhook subscriptions and signed deliveries, end to end through msw: the mock's deliveries are
+// fetches that this test's own msw handler receives.
+import { createHmac } from "node:crypto";
+import { http, HttpResponse } from "msw";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { setupMockServer } from "../src/node/index.ts";
+import { order, returnOf } from "./support.ts";
+
+const HOOK = "https://hooks.example.test/oisr";
+const api = setupMockServer({ clock: { start: "2025-06-01T12:00:00Z", frozen: true } });
+const token = "oisr_webhooks_test";
+const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+
+interface Received {
+  headers: Headers;
+  body: string;
+}
+let received: Received[] = [];
+let answer = 204;
+
+function receiver() {
+  api.server.use(
+    http.post(HOOK, async ({ request }) => {
+      received.push({ headers: request.headers, body: await request.text() });
+      return new HttpResponse(null, { status: answer });
+    }),
+  );
+}
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${api.baseUrl}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+function verify(r: Received, secret: string): boolean {
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const content = `${r.headers.get("webhook-id")}.${r.headers.get("webhook-timestamp")}.${r.body}`;
+  const expected = `v1,${createHmac("sha256", key).update(content).digest("base64")}`;
+  return (r.headers.get("webhook-signature") ?? "").split(" ").includes(expected);
+}
+
+beforeAll(() => api.listen({ onUnhandledRequest: "error" }));
+afterEach(() => {
+  api.controls.reset();
+  api.server.resetHandlers();
+  received = [];
+  answer = 204;
+});
+afterAll(() => api.close());
+
+async function subscribe(events = ["return.created", "return.updated", "return.completed"]) {
+  const created = await call("POST", "/webhook_subscriptions", { url: HOOK, events, description: "ops" });
+  expect(created.status).toBe(201);
+  return created.body as { id: string; secret: string };
+}
+
+async function createReturn(rma = "R1") {
+  await call("POST", "/ingest/orders", { orders: [order("A")] });
+  await call("POST", "/ingest/returns", { returns: [returnOf(rma, "A")] });
+  await api.controls.flush();
+}
+
+describe("webhook subscriptions", () => {
+  it("creates, lists, updates and deletes; the secret shows only on create and rotate", async () => {
+    const created = await subscribe();
+    expect(created).toMatchObject({ status: "enabled", description: "ops", secret: expect.stringMatching(/^whsec_/) });
+    const got = await call("GET", `/webhook_subscriptions/${created.id}`);
+    expect(got.body).not.toHaveProperty("secret");
+    const patched = await call("PATCH", `/webhook_subscriptions/${created.id}`, { status: "disabled", description: null });
+    expect(patched.body).toMatchObject({ status: "disabled", description: null });
+    const rotated = await call("POST", `/webhook_subscriptions/${created.id}/rotate_secret`);
+    expect(rotated.body.secret).not.toBe(created.secret);
+    expect((await call("GET", "/webhook_subscriptions")).body.data).toHaveLength(1);
+    expect((await call("DELETE", `/webhook_subscriptions/${created.id}`)).status).toBe(204);
+    expect((await call("GET", `/webhook_subscriptions/${created.id}`)).status).toBe(404);
+  });
+
+  it("refuses http and private URLs unless private networks are allowed", async () => {
+    const refused = await call("POST", "/webhook_subscriptions", { url: "http://hooks.example.test/x", events: ["return.created"] });
+    expect(refused.body).toMatchObject({
+      code: "validation_failed",
+      errors: [{ pointer: "/url", code: "url_not_allowed", message: "The URL must use https." }],
+    });
+    const loopback = await call("POST", "/webhook_subscriptions", { url: "https://127.0.0.1/x", events: ["return.created"] });
+    expect(loopback.status).toBe(400);
+  });
+});
+
+describe("events and deliveries", () => {
+  it("records return events and delivers them signed per Standard Webhooks", async () => {
+    receiver();
+    const { id, secret } = await subscribe();
+    await createReturn();
+    expect(api.controls.events({ token }).map((e) => e.type)).toEqual(["return.created"]);
+    expect(received).toHaveLength(1);
+    const [delivery] = received as [Received];
+    const event = JSON.parse(delivery.body);
+    expect(event).toMatchObject({ type: "return.created", data: { object: { external_id: "R1", version: 1 } } });
+    expect(delivery.headers.get("webhook-id")).toBe(event.id);
+    expect(delivery.headers.get("webhook-timestamp")).toBe(String(Date.parse("2025-06-01T12:00:00Z") / 1000));
+    expect(verify(delivery, secret)).toBe(true);
+    const attempts = (await call("GET", `/webhook_subscriptions/${id}/deliveries`)).body.data;
+    expect(attempts).toEqual([expect.objectContaining({ event_id: event.id, status: "succeeded", response_status: 204, attempt: 1 })]);
+  });
+
+  it("retries a failed delivery on the schedule, on the mock clock", async () => {
+    receiver();
+    answer = 503;
+    const { id } = await subscribe();
+    await createReturn();
+    expect(received).toHaveLength(1);
+    answer = 200;
+    api.controls.clock.advance(4_999);
+    await api.controls.flush();
+    expect(received).toHaveLength(1);
+    api.controls.clock.advance(1);
+    await api.controls.flush();
+    expect(received).toHaveLength(2);
+    expect(received[1]?.headers.get("webhook-id")).toBe(received[0]?.headers.get("webhook-id"));
+    const attempts = (await call("GET", `/webhook_subscriptions/${id}/deliveries`)).body.data;
+    expect(attempts.map((a: { attempt: number; status: string; error: string | null }) => [a.attempt, a.status, a.error])).toEqual([
+      [2, "succeeded", null],
+      [1, "failed", "HTTP 503 Service Unavailable"],
+    ]);
+  });
+
+  it("disables the subscription when the receiver answers 410 Gone", async () => {
+    receiver();
+    answer = 410;
+    const { id } = await subscribe();
+    await createReturn();
+    expect((await call("GET", `/webhook_subscriptions/${id}`)).body.status).toBe("disabled");
+  });
+
+  it("signs with both secrets for a day after a rotation", async () => {
+    receiver();
+    const { id, secret } = await subscribe();
+    const rotated = (await call("POST", `/webhook_subscriptions/${id}/rotate_secret`)).body.secret as string;
+    const test = await call("POST", `/webhook_subscriptions/${id}/test`);
+    expect(test).toMatchObject({ status: 202, body: { event_type: "webhook.test", status: "pending", attempt: 1 } });
+    await api.controls.flush();
+    expect(received).toHaveLength(1);
+    const [delivery] = received as [Received];
+    expect(delivery.headers.get("webhook-signature")?.split(" ")).toHaveLength(2);
+    expect(verify(delivery, secret) && verify(delivery, rotated)).toBe(true);
+    expect(JSON.parse(delivery.body)).toMatchObject({ type: "webhook.test", data: { object: { subscription_id: id } } });
+  });
+
+  it("delivers only event types the subscription chose, and only what happened after it was made", async () => {
+    receiver();
+    await createReturn("R0");
+    await subscribe(["return.completed"]);
+    await createReturn("R1");
+    expect(received).toHaveLength(0);
+    expect(api.controls.events({ type: "return.created" })).toHaveLength(2);
+  });
+});
