@@ -18,7 +18,9 @@ export class JsonOrderStore {
 
   constructor(path: string) {
     this.path = path;
-    this.data = existsSync(path) ? (JSON.parse(readFileSync(path, "utf8")) as StoreFile) : { orders: {}, writes: [] };
+    this.data = existsSync(path)
+      ? (JSON.parse(readFileSync(path, "utf8")) as StoreFile)
+      : { orders: {}, writes: [] };
   }
 
   /** Keeps the highest version: a change seen again after a restart is skipped. */

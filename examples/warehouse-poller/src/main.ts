@@ -14,7 +14,11 @@ process.once("SIGINT", () => controller.abort());
 process.once("SIGTERM", () => controller.abort());
 
 await runPoller({
-  client: createClient({ baseUrl: process.env.OISR_BASE_URL ?? "http://127.0.0.1:8080/v2", token, throttle: true }),
+  client: createClient({
+    baseUrl: process.env.OISR_BASE_URL ?? "http://127.0.0.1:8080/v2",
+    token,
+    throttle: true,
+  }),
   store: new JsonOrderStore(process.env.STORE_FILE ?? "orders.json"),
   cursorFile: process.env.CURSOR_FILE ?? "orders.cursor",
   intervalMs: Number(process.env.POLL_INTERVAL_MS ?? 5000),

@@ -29,7 +29,8 @@ export async function runPoller(options: PollerOptions): Promise<void> {
     ...(options.signal ? { signal: options.signal } : {}),
   })) {
     const outcome = await store.upsert(order);
-    await writeFile(`${cursorFile}.tmp`, cursor);
+    // null: "from the beginning" (items of the first page); stored as an empty file.
+    await writeFile(`${cursorFile}.tmp`, cursor ?? "");
     await rename(`${cursorFile}.tmp`, cursorFile);
     options.onChange?.(outcome, order.id, order.version);
   }

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loadConfig, type RunningServer, startServer } from "@oisr/server";
 import { createClient, type OisrClient, type OrderInput } from "@oisr/sdk";
+import { loadConfig, type RunningServer, startServer } from "@oisr/server";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { JsonOrderStore } from "../src/json-store.ts";
 import { readCursor, runPoller } from "../src/poller.ts";
@@ -22,7 +22,11 @@ afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
 });
 
-const order = (n: number, updatedAt = "2025-01-01T00:00:00Z", status: OrderInput["status"] = "open"): OrderInput => ({
+const order = (
+  n: number,
+  updatedAt = "2025-01-01T00:00:00Z",
+  status: OrderInput["status"] = "open",
+): OrderInput => ({
   external_id: `W-${n}`,
   source: "erp",
   status,
@@ -76,7 +80,9 @@ it("restarts from its cursor without missing or duplicating an order", async () 
   expect(second.filter((o) => o === "inserted")).toHaveLength(3);
   expect(second.filter((o) => o === "updated")).toHaveLength(2);
 
-  const byExternal = Object.fromEntries(Object.values(store.data.orders).map((o) => [o.external_id, o.status]));
+  const byExternal = Object.fromEntries(
+    Object.values(store.data.orders).map((o) => [o.external_id, o.status]),
+  );
   expect(byExternal).toEqual({
     "W-1": "open",
     "W-2": "on_hold",

@@ -1,6 +1,6 @@
 import type { AddressInfo } from "node:net";
-import { loadConfig, type RunningServer, startServer } from "@oisr/server";
 import { createClient, generateWebhookSecret, signWebhook, type WebhookEvent } from "@oisr/sdk";
+import { loadConfig, type RunningServer, startServer } from "@oisr/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createReceiver } from "../src/receiver.ts";
 
@@ -15,12 +15,13 @@ beforeAll(async () => {
 });
 afterAll(() => new Promise<void>((resolve) => receiver.close(() => resolve())));
 
-const event = (id: string): WebhookEvent => ({
-  id,
-  type: "webhook.test",
-  created_at: new Date().toISOString(),
-  data: { object: { message: "hello" } },
-}) as unknown as WebhookEvent;
+const event = (id: string): WebhookEvent =>
+  ({
+    id,
+    type: "webhook.test",
+    created_at: new Date().toISOString(),
+    data: { object: { message: "hello" } },
+  }) as unknown as WebhookEvent;
 
 describe("webhook receiver", () => {
   it("answers 204 to a correctly signed delivery and handles it once, however often it comes", async () => {
@@ -33,7 +34,10 @@ describe("webhook receiver", () => {
   });
 
   it.each([
-    ["a signature made with another secret", async () => signWebhook({ payload: event("evt_2"), secret: generateWebhookSecret() })],
+    [
+      "a signature made with another secret",
+      async () => signWebhook({ payload: event("evt_2"), secret: generateWebhookSecret() }),
+    ],
     [
       "a body changed after signing",
       async () => {

@@ -20,7 +20,7 @@ export function connect(
   values: { "base-url"?: string | undefined; token?: string | undefined },
   io: Io,
   options: { throttle?: boolean } = {},
-): { client: OisrClient; stats: HttpStats } {
+): { client: OisrClient; stats: HttpStats; baseUrl: string } {
   const baseUrl = values["base-url"] ?? io.env.OISR_BASE_URL ?? DEFAULT_BASE_URL;
   const token = values.token ?? io.env.OISR_TOKEN;
   if (!token) throw new UsageError("no token: pass --token or set OISR_TOKEN");
@@ -38,5 +38,5 @@ export function connect(
       return response;
     },
   });
-  return { client, stats };
+  return { client, stats, baseUrl };
 }

@@ -5,7 +5,9 @@ import { UsageError } from "./sources/open.ts";
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
     const detail = error.problem.detail ?? error.problem.title;
-    const fields = (error.problem.errors ?? []).map((e) => `\n  ${e.pointer || "(body)"}: ${e.message}`).join("");
+    const fields = (error.problem.errors ?? [])
+      .map((e) => `\n  ${e.pointer || "(body)"}: ${e.message}`)
+      .join("");
     return `${error.status} ${error.code ?? ""}: ${detail}${error.traceId ? ` (trace ${error.traceId})` : ""}${fields}`;
   }
   if (error instanceof OisrError || error instanceof UsageError) return error.message;

@@ -11,8 +11,9 @@ export interface Io {
 
 export const EXIT = {
   ok: 0,
-  /** Some items failed: see the report. */
+  /** Some items failed (see the report), or a command other than ingest failed. */
   itemsFailed: 1,
+  error: 1,
   usage: 2,
   /** The run did not finish (error or interruption); running it again resumes. */
   incomplete: 3,

@@ -44,8 +44,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
   } catch (error) {
     // parseArgs throws TypeErrors with ERR_PARSE_ARGS_* codes for unknown or malformed options.
     const code = (error as { code?: unknown }).code;
-    const usage = error instanceof UsageError || (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS"));
+    const usage =
+      error instanceof UsageError || (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS"));
     writeLine(io.stderr, `oisr ${name}: ${describeError(error)}`);
-    return usage ? EXIT.usage : EXIT.incomplete;
+    if (usage) return EXIT.usage;
+    // An import that stopped on an error can be resumed; other commands simply failed.
+    return name === "ingest" ? EXIT.incomplete : EXIT.error;
   }
 }

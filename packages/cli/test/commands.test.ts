@@ -14,16 +14,30 @@ describe("oisr orders watch", () => {
     await client.orders.ingestAndWait([order(1), order(2), order(3)]);
     const cursorFile = join(system.dir, "orders.cursor");
 
-    const first = await runCli(["orders", "watch", "--once", "--cursor-file", cursorFile], { url: system.url, token });
+    const first = await runCli(["orders", "watch", "--once", "--cursor-file", cursorFile], {
+      url: system.url,
+      token,
+    });
     expect(first.code, first.stderr).toBe(0);
-    const orders = first.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const orders = first.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(orders.map((o) => o.external_id)).toEqual(["E-1", "E-2", "E-3"]);
     expect(orders[0].id).toMatch(/^ord_/);
     expect(existsSync(cursorFile)).toBe(true);
 
-    await client.orders.ingestAndWait([order(2, { status: "on_hold", source_updated_at: "2025-01-02T00:00:00Z" })]);
-    const second = await runCli(["orders", "watch", "--once", "--cursor-file", cursorFile], { url: system.url, token });
-    const changed = second.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    await client.orders.ingestAndWait([
+      order(2, { status: "on_hold", source_updated_at: "2025-01-02T00:00:00Z" }),
+    ]);
+    const second = await runCli(["orders", "watch", "--once", "--cursor-file", cursorFile], {
+      url: system.url,
+      token,
+    });
+    const changed = second.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(changed.map((o) => [o.external_id, o.status])).toEqual([["E-2", "on_hold"]]);
 
     const cursor = (await readFile(cursorFile, "utf8")).trim();
@@ -36,7 +50,11 @@ describe("oisr orders watch", () => {
     const token = await system.token();
     const stop = new AbortController();
     setTimeout(() => stop.abort(), 300);
-    const run = await runCli(["orders", "watch", "--interval", "60"], { url: system.url, token, signal: stop.signal });
+    const run = await runCli(["orders", "watch", "--interval", "60"], {
+      url: system.url,
+      token,
+      signal: stop.signal,
+    });
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("");
   });
@@ -49,17 +67,31 @@ describe("oisr requests get", () => {
     const record = await client.orders.ingestAndWait([order(1)]);
     const run = await runCli(["requests", "get", record.request_id], { url: system.url, token });
     expect(run.code, run.stderr).toBe(0);
-    expect(JSON.parse(run.stdout)).toMatchObject({ request_id: record.request_id, status: "succeeded", item_count: 1 });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      request_id: record.request_id,
+      status: "succeeded",
+      item_count: 1,
+    });
   });
 
   it("says what is wrong with an unknown id, a bad token and a bad command line", async () => {
     const token = await system.token();
-    const unknown = await runCli(["requests", "get", "0193c2a4-0000-7000-8000-000000000000"], { url: system.url, token });
-    expect(unknown.code).toBe(3);
+    const unknown = await runCli(["requests", "get", "0193c2a4-0000-7000-8000-000000000000"], {
+      url: system.url,
+      token,
+    });
+    expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("404 not_found");
     const unauthorized = await runCli(["requests", "get", "x"], { url: system.url, token: "oisr_nope" });
     expect(unauthorized.stderr).toContain("401");
-    for (const args of [["ingest", "parcels", "f.jsonl"], ["ingest", "orders"], ["orders", "watch", "--bogus"], ["nope"]]) {
+    for (const args of [
+      ["ingest", "parcels", "f.jsonl"],
+      ["ingest", "orders"],
+      ["ingest", "orders", "missing.jsonl"],
+      ["ingest", "returns", "returns.csv"],
+      ["orders", "watch", "--bogus"],
+      ["nope"],
+    ]) {
       expect((await runCli(args, { url: system.url, token })).code, args.join(" ")).toBe(2);
     }
   });

@@ -13,7 +13,8 @@ describe("oisr ingest orders FILE.csv", () => {
   it("groups rows into orders and points failures at the offending row", async () => {
     const token = await system.token();
     const file = join(system.dir, "orders.csv");
-    const order = (id: string) => `${id},shop,EUR,2025-01-01T00:00:00Z,2025-01-01T00:00:00Z,"Lovelace, Ada",1 Main St,Berlin,DE,web`;
+    const order = (id: string) =>
+      `${id},shop,EUR,2025-01-01T00:00:00Z,2025-01-01T00:00:00Z,"Lovelace, Ada",1 Main St,Berlin,DE,web`;
     await writeFile(
       file,
       [
@@ -31,7 +32,10 @@ describe("oisr ingest orders FILE.csv", () => {
     const run = await runCli(["ingest", "orders", file, "--report", report], { url: system.url, token });
 
     expect(run.code, run.stderr).toBe(1);
-    const failures = (await readFile(report, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    const failures = (await readFile(report, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(failures.map((f) => [f.line, f.pointer, f.code])).toEqual([
       [6, "/lines/1/quantity", "type"],
       [8, "", "missing_key"],

@@ -23,11 +23,14 @@ async function jsonl(name: string, lines: string[]): Promise<string> {
 }
 
 describe("oisr ingest orders FILE.jsonl", () => {
-  it("imports the valid lines and reports each invalid one with its line number", async () => {
+  it.each([
+    ["checked against the API's schema before sending", []],
+    ["checked by the API only (--skip-validation)", ["--skip-validation"]],
+  ])("imports the valid lines and reports each invalid one with its line number, %s", async (_, flags) => {
     const token = await system.token();
     const lines = Array.from({ length: 25 }, (_, i) => JSON.stringify(order(i + 1)));
     // Line 4: rejected by business rules (the request fails); line 9: not JSON;
-    // lines 10 and 17: rejected by schema validation (400).
+    // lines 10 and 17: schema violations (found before sending, or answered 400 by the API).
     lines[3] = JSON.stringify(
       order(4, {
         lines: [
@@ -37,18 +40,23 @@ describe("oisr ingest orders FILE.jsonl", () => {
       }),
     );
     lines[8] = "{not json";
-    lines[9] = JSON.stringify(order(10, { lines: [{ line_id: "1", sku: "A", quantity: 0, unit_price: "1.00" }] }));
+    lines[9] = JSON.stringify(
+      order(10, { lines: [{ line_id: "1", sku: "A", quantity: 0, unit_price: "1.00" }] }),
+    );
     lines[16] = JSON.stringify(order(17, { currency: "euro" }));
-    const file = await jsonl("invalid.jsonl", lines);
-    const report = join(system.dir, "invalid-failures.jsonl");
+    const file = await jsonl(`invalid${flags.length}.jsonl`, lines);
+    const report = join(system.dir, `invalid${flags.length}-failures.jsonl`);
 
-    const run = await runCli(["ingest", "orders", file, "--batch-size", "10", "--report", report], {
+    const run = await runCli(["ingest", "orders", file, "--batch-size", "10", "--report", report, ...flags], {
       url: system.url,
       token,
     });
 
     expect(run.code, run.stderr).toBe(1);
-    const failures = (await readFile(report, "utf8")).trim().split("\n").map((l) => JSON.parse(l));
+    const failures = (await readFile(report, "utf8"))
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(failures.map((f) => [f.line, f.pointer, f.code])).toEqual([
       [4, "/lines/1/line_id", "duplicate_line_id"],
       [9, "", "invalid_json"],
@@ -56,21 +64,34 @@ describe("oisr ingest orders FILE.jsonl", () => {
       [17, "/currency", expect.any(String)],
     ]);
     expect(failures[0].request_id).toMatch(/^[0-9a-f-]{36}$/);
-    expect(JSON.parse(run.stdout)).toMatchObject({ complete: true, read: 25, succeeded: 21, failed: 4, http_429: 0 });
+    expect(JSON.parse(run.stdout)).toMatchObject({
+      complete: true,
+      read: 25,
+      succeeded: 21,
+      failed: 4,
+      http_429: 0,
+    });
     expect((await count(token)).orders).toBe(21);
     // Failures keep the state file, so running again re-reports them without sending anything.
     expect(existsSync(`${file}.oisr-state.json`)).toBe(true);
     const { calls, fetch, count: calls2 } = countingFetch();
-    const again = await runCli(["ingest", "orders", file, "--batch-size", "10"], { url: system.url, token, fetch });
+    const again = await runCli(["ingest", "orders", file, "--batch-size", "10", ...flags], {
+      url: system.url,
+      token,
+      fetch,
+    });
     expect(again.code).toBe(1);
     expect(calls2("POST /v2/ingest/orders")).toBe(0);
-    expect(calls).toEqual([]);
+    expect(calls.filter((c) => c !== "GET /v2/openapi.json")).toEqual([]);
     expect(again.stderr).toContain("line 9  invalid_json");
   });
 
   it("resumes an interrupted run without sending any batch twice", async () => {
     const token = await system.token();
-    const file = await jsonl("resume.jsonl", Array.from({ length: 12 }, (_, i) => JSON.stringify(order(i + 1))));
+    const file = await jsonl(
+      "resume.jsonl",
+      Array.from({ length: 12 }, (_, i) => JSON.stringify(order(i + 1))),
+    );
     const stop = new AbortController();
     let acks = 0;
     const first = countingFetch((request, response) => {
@@ -79,7 +100,12 @@ describe("oisr ingest orders FILE.jsonl", () => {
     });
     const args = ["ingest", "orders", file, "--batch-size", "3", "--concurrency", "1"];
 
-    const interrupted = await runCli(args, { url: system.url, token, fetch: first.fetch, signal: stop.signal });
+    const interrupted = await runCli(args, {
+      url: system.url,
+      token,
+      fetch: first.fetch,
+      signal: stop.signal,
+    });
     expect(interrupted.code, interrupted.stderr).toBe(3);
     expect(interrupted.stderr).toContain("run the same command again to resume");
     expect(first.count("POST /v2/ingest/orders")).toBe(2);
@@ -92,7 +118,12 @@ describe("oisr ingest orders FILE.jsonl", () => {
     expect(resumed.code, resumed.stderr).toBe(0);
     // Batch 1 was acknowledged before the interruption: only awaited, not re-sent.
     expect(second.count("POST /v2/ingest/orders")).toBe(2);
-    expect(JSON.parse(resumed.stdout)).toMatchObject({ complete: true, succeeded: 12, failed: 0, resumed_batches: 1 });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({
+      complete: true,
+      succeeded: 12,
+      failed: 0,
+      resumed_batches: 1,
+    });
     expect(await count(token)).toEqual({ requests: 4, orders: 12 });
     expect(existsSync(`${file}.oisr-state.json`)).toBe(false);
   });
@@ -111,7 +142,17 @@ describe("oisr ingest orders FILE.jsonl", () => {
         kind: "orders",
         format: "jsonl",
         batch_size: 1,
-        batches: { 0: { content: "other", item_count: 1, excluded: [], attempt: 0, done: true, succeeded: 1, failures: [] } },
+        batches: {
+          0: {
+            content: "other",
+            item_count: 1,
+            excluded: [],
+            attempt: 0,
+            done: true,
+            succeeded: 1,
+            failures: [],
+          },
+        },
       }),
     );
     const refused = await runCli(args, { url: system.url, token });

@@ -103,6 +103,6 @@ export function expectProblem(res: ApiResponse, status: number, code?: string): 
   expect(body.type).toBe(`https://oisr.dev/problems/${body.code}`);
   if (code) expect(body.code).toBe(code);
   // No internals: no stack traces, no SQL.
-  expect(res.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+|select |insert into/i);
+  expect(res.text).not.toMatch(/\n\s+at |node_modules|\.ts:\d+|\bselect\b.*\bfrom\b|\binsert into\b/i);
   return body;
 }

@@ -1,15 +1,23 @@
 // The published mock (@oisr/mock-server) as contract-test targets, so the one suite shows where it
 // behaves like the server: in-process through msw (fetch intercepted in this process) and as the
 // standalone HTTP server the `oisr-mock` bin runs. Imported from source, like the server.
-import { setupServer } from "../../mock-server/node_modules/msw/lib/node/index.js";
+import { createRequire } from "node:module";
+import { pathToFileURL } from "node:url";
 import { createMock, type Mock, type MockOptions, mockOptionsFromEnv } from "../../mock-server/src/index.ts";
 import { startMockServer } from "../../mock-server/src/node/index.ts";
 import type { System, Target } from "./targets.ts";
 
-/** The server target's defaults that matter to the mock (webhook receivers are on 127.0.0.1). */
+/**
+ * The server target's settings (webhook receivers are on 127.0.0.1), and tokens as strict as the
+ * server's: only those `createAccount` made are accepted.
+ */
 function optionsFrom(env: Record<string, string>): MockOptions {
-  const options = mockOptionsFromEnv({ OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1", OISR_RETRY_BASE_MS: "50", ...env });
-  return options;
+  const fromEnv = mockOptionsFromEnv({
+    OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
+    OISR_RETRY_BASE_MS: "50",
+    ...env,
+  });
+  return { ...fromEnv, acceptAnyToken: false };
 }
 
 function systemOf(mock: Mock, baseUrl: string, close: () => Promise<void>): System {
@@ -26,18 +34,27 @@ function systemOf(mock: Mock, baseUrl: string, close: () => Promise<void>): Syst
   };
 }
 
-// One msw interceptor for every in-process mock of this process, each mock on its own origin:
-// systems may overlap (a test starting its own next to the file's), and interception is removed
-// when the last one closes so that other targets in the same worker talk to the real network.
+// msw as the mock package resolves it (its handlers only work with that same copy), loaded on first use.
+type MswServer = { listen(o: object): void; close(): void; resetHandlers(...h: unknown[]): void };
+let msw: Promise<{ setupServer(): MswServer }> | undefined;
+function loadMsw() {
+  const fromMock = createRequire(new URL("../../mock-server/package.json", import.meta.url));
+  msw ??= import(pathToFileURL(fromMock.resolve("msw/node")).href);
+  return msw;
+}
+
+// One msw interceptor for every in-process mock of this process (msw allows one at a time), each
+// mock on its own origin: systems may overlap (a test starting its own next to the file's), and
+// interception ends when the last one closes, so other targets in this worker reach the network.
 const open = new Set<Mock>();
-let server: ReturnType<typeof setupServer> | undefined;
+let server: MswServer | undefined;
 let next = 0;
 
-function intercept(mock: Mock): () => Promise<void> {
+async function intercept(mock: Mock): Promise<() => Promise<void>> {
   open.add(mock);
   if (!server) {
-    server = setupServer();
-    server.listen({ onUnhandledRequest: "bypass" });
+    server = (await loadMsw()).setupServer();
+    server.listen({ onUnhandledFrame: "bypass" });
   }
   server.resetHandlers(...[...open].flatMap((m) => m.handlers));
   return async () => {
@@ -62,7 +79,7 @@ export function mockTarget(name: string): Target {
         return systemOf(running.mock, running.url, () => running.close());
       }
       const mock = createMock({ ...options, baseUrl: `http://mock-${++next}.oisr.test/v2` });
-      return systemOf(mock, mock.baseUrl, intercept(mock));
+      return systemOf(mock, mock.baseUrl, await intercept(mock));
     },
   };
 }

@@ -1,10 +1,23 @@
 // The systems the one contract suite runs against. Each target starts a fresh, isolated system
 // and can mint accounts; tests talk to it over HTTP only.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
+import {
+  cpSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfig, startServer } from "@oisr/server";
+import { loadConfig, openServices, startServer } from "@oisr/server";
 import postgres from "postgres";
+import { mockTarget } from "./mock-targets.ts";
 
 export interface System {
   /** Base URL ending in /v2. */
@@ -45,15 +58,57 @@ export async function freshDatabase(adminUrl: string): Promise<{ url: string; dr
   };
 }
 
+const migrationsFolder = fileURLToPath(new URL("../../server/drizzle", import.meta.url));
+
+/**
+ * A migrated, closed PGlite data directory, made once per migration set and copied for each
+ * system: opening a copy takes a fraction of a second, while a fresh PGlite runs initdb (seconds).
+ */
+async function pgliteTemplate(): Promise<string> {
+  const hash = createHash("sha256");
+  const walk = (dir: string) => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
+      a.name.localeCompare(b.name),
+    )) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else hash.update(entry.name).update(readFileSync(path));
+    }
+  };
+  walk(migrationsFolder);
+  const dir = join(tmpdir(), `oisr-contract-pglite-${hash.digest("hex").slice(0, 16)}`);
+  const ready = join(dir, ".oisr-template-ready");
+  if (existsSync(ready)) return dir;
+  const building = mkdtempSync(join(tmpdir(), "oisr-contract-pglite-build-"));
+  const services = await openServices({ databaseUrl: undefined, dataDir: building });
+  await services.database.close();
+  writeFileSync(join(building, ".oisr-template-ready"), "");
+  try {
+    renameSync(building, dir);
+  } catch {
+    // Another run made it first.
+    rmSync(building, { recursive: true, force: true });
+  }
+  return dir;
+}
+
+async function freshPgliteDir(): Promise<{ dir: string; drop(): Promise<void> }> {
+  const template = await pgliteTemplate();
+  const dir = mkdtempSync(join(tmpdir(), "oisr-contract-pglite-run-"));
+  cpSync(template, dir, { recursive: true });
+  return { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
 function serverTarget(name: string, databaseUrl: string | undefined): Target {
   return {
     name,
     async start(env = {}) {
       const db = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
+      const pglite = databaseUrl ? undefined : await freshPgliteDir();
       const config = loadConfig({
         PORT: "0",
         LOG_LEVEL: "silent",
-        OISR_DATA_DIR: "memory://",
+        OISR_DATA_DIR: pglite?.dir ?? "memory://",
         OISR_VALIDATE_RESPONSES: "1",
         OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
         OISR_RETRY_BASE_MS: "50",
@@ -75,6 +130,7 @@ function serverTarget(name: string, databaseUrl: string | undefined): Target {
         async close() {
           await server.close();
           await db?.drop();
+          await pglite?.drop();
         },
       };
     },
@@ -85,6 +141,8 @@ function serverTarget(name: string, databaseUrl: string | undefined): Target {
 export const targets: Target[] = [
   serverTarget("server (PGlite)", undefined),
   ...(process.env.DATABASE_URL ? [serverTarget("server (PostgreSQL)", process.env.DATABASE_URL)] : []),
+  mockTarget("mock (in-process msw)"),
+  mockTarget("mock (standalone)"),
 ];
 
 const serverMain = fileURLToPath(new URL("../../server/src/main.ts", import.meta.url));
@@ -138,12 +196,27 @@ export function spawnServer(env: Record<string, string>): SpawnedServer {
   };
 }
 
-/** `oisr-server accounts create --name <name>` against a database: the documented way to mint tokens. */
-export async function cliCreateAccount(
+/**
+ * Mints accounts straight in a deployment's PostgreSQL database, as `accounts create` does but
+ * without a process per account (the CLI itself is tested once, in the multi-process tests).
+ */
+export async function accountMinter(databaseUrl: string) {
+  const services = await openServices({ databaseUrl, dataDir: "" });
+  return {
+    async create(name = "contract-test"): Promise<{ accountId: string; token: string }> {
+      const created = await services.accounts.createAccount(name);
+      return { accountId: created.account_id, token: created.token };
+    },
+    close: () => services.database.close(),
+  };
+}
+
+/** Runs an `oisr-server` admin command against a database and returns its exit code and parsed stdout. */
+export async function cli(
   databaseUrl: string,
-  name = "contract-test",
-): Promise<{ accountId: string; token: string }> {
-  const child = spawn(process.execPath, [serverMain, "accounts", "create", "--name", name], {
+  args: string[],
+): Promise<{ code: number | null; output: unknown }> {
+  const child = spawn(process.execPath, [serverMain, ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: "warn" },
     stdio: ["ignore", "pipe", "pipe"],
   });
@@ -156,7 +229,12 @@ export async function cliCreateAccount(
     stderr += c.toString();
   });
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  if (code !== 0) throw new Error(`accounts create exited with ${code}: ${stderr}${stdout}`);
-  const created = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as { account_id: string; token: string };
-  return { accountId: created.account_id, token: created.token };
+  const last = stdout.trim().split("\n").at(-1) ?? "";
+  try {
+    return { code, output: JSON.parse(last) };
+  } catch {
+    throw new Error(
+      `oisr-server ${args.join(" ")} exited with ${code} and printed no JSON: ${stdout}${stderr}`,
+    );
+  }
 }

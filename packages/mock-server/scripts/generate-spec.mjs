@@ -22,10 +22,12 @@ export const openapiDocument: Record<string, unknown> = JSON.parse(${JSON.string
 
 if (process.argv.includes("--check")) {
   if (!existsSync(outPath) || readFileSync(outPath, "utf8") !== text) {
-    console.error("packages/mock-server/src/generated/spec.gen.ts is out of date with spec/openapi.yaml. Run `npm run generate`.");
+    process.stderr.write(
+      "packages/mock-server/src/generated/spec.gen.ts is out of date with spec/openapi.yaml. Run `npm run generate`.\n",
+    );
     process.exit(1);
   }
-  console.log("mock-server: generated spec matches spec/openapi.yaml");
+  process.stdout.write("mock-server: generated spec matches spec/openapi.yaml\n");
 } else {
   mkdirSync(dirname(outPath), { recursive: true });
   writeFileSync(outPath, text);

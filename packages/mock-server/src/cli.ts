@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // oisr-mock: the OISR mock as a standalone HTTP server.
 import { parseArgs } from "node:util";
-import { mockOptionsFromEnv } from "./options.ts";
 import { startMockServer } from "./node/standalone.ts";
+import { mockOptionsFromEnv } from "./options.ts";
 
 const HELP = `oisr-mock — a stateful, in-memory mock of the OISR ingest API v2
 
@@ -16,6 +16,7 @@ Usage: oisr-mock [options]
   --max-attempts <n>            attempts before a failing request is dead (default 5)
   --rate-limits <json|off>      e.g. '{"ingest":100000}', or off
   --allow-private-networks      accept http:// and private webhook URLs
+  --known-tokens-only           refuse tokens not made through /__mock/accounts (like the server)
   --no-admin                    do not serve the control API under /__mock/
   -h, --help
 
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       "max-attempts": { type: "string" },
       "rate-limits": { type: "string" },
       "allow-private-networks": { type: "boolean" },
+      "known-tokens-only": { type: "boolean" },
       "no-admin": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
@@ -46,26 +48,34 @@ async function main(): Promise<void> {
     ...process.env,
     ...(values["rate-limits"] !== undefined ? { OISR_RATE_LIMITS: values["rate-limits"] } : {}),
     ...(values["max-attempts"] !== undefined ? { OISR_MAX_ATTEMPTS: values["max-attempts"] } : {}),
-    ...(values["processing-delay-ms"] !== undefined ? { OISR_MOCK_PROCESSING_DELAY_MS: values["processing-delay-ms"] } : {}),
+    ...(values["processing-delay-ms"] !== undefined
+      ? { OISR_MOCK_PROCESSING_DELAY_MS: values["processing-delay-ms"] }
+      : {}),
     ...(values["processing-duration-ms"] !== undefined
       ? { OISR_MOCK_PROCESSING_DURATION_MS: values["processing-duration-ms"] }
       : {}),
     ...(values["allow-private-networks"] ? { OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" } : {}),
   });
   const port = Number(values.port ?? process.env.PORT ?? 4010);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port: not a port: ${values.port}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new Error(`--port: not a port: ${values.port}`);
   const server = await startMockServer({
     ...env,
     port,
     host: values.host ?? "127.0.0.1",
     basePath: values["base-path"] ?? "/v2",
     admin: !values["no-admin"],
+    acceptAnyToken: !values["known-tokens-only"],
   });
   process.stdout.write(
     [
-      "OISR mock server (in memory; every Bearer token starting with oisr_ is an account)",
+      values["known-tokens-only"]
+        ? "OISR mock server (in memory; tokens from POST /__mock/accounts)"
+        : "OISR mock server (in memory; every Bearer token starting with oisr_ is an account)",
       `API: ${server.url}`,
-      ...(values["no-admin"] ? [] : [`Controls: ${server.origin}/__mock/ (reset, seed, clock/advance, fail-next, ...)`]),
+      ...(values["no-admin"]
+        ? []
+        : [`Controls: ${server.origin}/__mock/ (reset, seed, clock/advance, fail-next, ...)`]),
       "",
     ].join("\n"),
   );

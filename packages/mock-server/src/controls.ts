@@ -3,6 +3,7 @@ import { applyBatch, type IngestBodies, type IngestKind } from "@oisr/domain";
 import type { MockCore } from "./core.ts";
 import { HttpProblem } from "./http/problem.ts";
 import type { AccountView, MockControls, MockRequest, MockStoreView } from "./public-types.ts";
+import { MOCK_TOKEN } from "./public-types.ts";
 import { type Account, type RequestEntry, toRequestRecord, toSubscription } from "./store/account.ts";
 import type {
   InventoryLevel,
@@ -13,8 +14,6 @@ import type {
   WebhookEvent,
   WebhookSubscription,
 } from "./types.ts";
-import { MOCK_TOKEN } from "./public-types.ts";
-
 
 const BATCH = 1000;
 
@@ -36,20 +35,30 @@ export function createControls(core: MockCore): { controls: MockControls; store:
       [...account.orderFeed]
         .sort((a, b) => a[1].seq - b[1].seq)
         .flatMap(([id]) => (account.state.orderById(id) as Order | undefined) ?? []),
-    order: (ref) => (account.state.orderById(ref) ?? account.state.orderByExternalId(ref)) as Order | undefined,
+    order: (ref) =>
+      (account.state.orderById(ref) ?? account.state.orderByExternalId(ref)) as Order | undefined,
     returns: () =>
       [...account.returnFeed]
         .sort((a, b) => a[1].seq - b[1].seq)
         .flatMap(([id]) => (account.state.returnById(id) as Return | undefined) ?? []),
-    return: (ref) => (account.state.returnById(ref) ?? account.state.returnByExternalId(ref)) as Return | undefined,
+    return: (ref) =>
+      (account.state.returnById(ref) ?? account.state.returnByExternalId(ref)) as Return | undefined,
     shipments: () => account.state.allShipments() as Shipment[],
     inventory: () => account.state.allInventoryLevels() as InventoryLevel[],
     requests: () => account.requests.map((e) => toMockRequest(e, account.id)),
     events: () => account.events.map((e) => e.event as WebhookEvent),
-    subscriptions: () => [...account.subscriptions.values()].map((s) => toSubscription(s) as WebhookSubscription),
+    subscriptions: () =>
+      [...account.subscriptions.values()].map((s) => toSubscription(s) as WebhookSubscription),
   });
 
-  function seedBatch(account: Account, kind: IngestKind, operationId: string, body: object, returnId?: string, emit = false) {
+  function seedBatch(
+    account: Account,
+    kind: IngestKind,
+    operationId: string,
+    body: object,
+    returnId?: string,
+    emit = false,
+  ) {
     try {
       core.validateBody(operationId, body, returnId);
     } catch (err) {
@@ -90,10 +99,18 @@ export function createControls(core: MockCore): { controls: MockControls; store:
       const token = options.token ?? MOCK_TOKEN;
       const account = accountOf(token);
       const emit = options.events === true;
-      chunks(data.orders, (orders) => seedBatch(account, "orders", "ingestOrders", { orders }, undefined, emit));
-      chunks(data.inventory, (snapshots) => seedBatch(account, "inventory", "ingestInventory", { snapshots }, undefined, emit));
-      chunks(data.shipments, (shipments) => seedBatch(account, "shipments", "ingestShipments", { shipments }, undefined, emit));
-      chunks(data.returns, (returns) => seedBatch(account, "returns", "ingestReturns", { returns }, undefined, emit));
+      chunks(data.orders, (orders) =>
+        seedBatch(account, "orders", "ingestOrders", { orders }, undefined, emit),
+      );
+      chunks(data.inventory, (snapshots) =>
+        seedBatch(account, "inventory", "ingestInventory", { snapshots }, undefined, emit),
+      );
+      chunks(data.shipments, (shipments) =>
+        seedBatch(account, "shipments", "ingestShipments", { shipments }, undefined, emit),
+      );
+      chunks(data.returns, (returns) =>
+        seedBatch(account, "returns", "ingestReturns", { returns }, undefined, emit),
+      );
       for (const [returnId, list] of Object.entries(data.dispositions ?? {})) {
         chunks(list, (dispositions) =>
           seedBatch(account, "dispositions", "ingestDispositions", { dispositions }, returnId, emit),
@@ -138,7 +155,8 @@ export function createControls(core: MockCore): { controls: MockControls; store:
         .flatMap((a) => a.requests.map((e) => ({ e, id: a.id })))
         .sort((x, y) => x.e.seq - y.e.seq)
         .filter(
-          ({ e }) => (!options.status || e.status === options.status) && (!options.kind || e.kind === options.kind),
+          ({ e }) =>
+            (!options.status || e.status === options.status) && (!options.kind || e.kind === options.kind),
         )
         .map(({ e, id }) => toMockRequest(e, id));
     },

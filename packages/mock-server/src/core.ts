@@ -6,6 +6,8 @@ import { Clock } from "./clock.ts";
 import { openapiDocument } from "./generated/spec.gen.ts";
 import { mediaType, readJsonBody } from "./http/body.ts";
 import { corsHeaders, preflight } from "./http/cors.ts";
+import { CursorCodec } from "./http/cursor.ts";
+import { docsPage } from "./http/docs.ts";
 import { OperationTable } from "./http/operations.ts";
 import { HttpProblem, problemBody } from "./http/problem.ts";
 import { traceIdFrom } from "./http/trace.ts";
@@ -24,14 +26,22 @@ import { MockStore } from "./store/store.ts";
 import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
 
 const BEARER = /^Bearer ([\x21-\x7e]+)$/;
-const ROUTES: Record<string, RouteHandler> = { ...ingestRoutes, ...feedRoutes, ...requestRoutes, ...webhookRoutes };
+const ROUTES: Record<string, RouteHandler> = {
+  ...ingestRoutes,
+  ...feedRoutes,
+  ...requestRoutes,
+  ...webhookRoutes,
+};
 
-type Location = { kind: "api"; path: string } | { kind: "service"; path: "/healthz" | "/readyz" };
+type ServicePath = "/healthz" | "/readyz" | "/docs";
+type Location = { kind: "api"; path: string } | { kind: "service"; path: ServicePath } | { kind: "other" };
 
 /** The document without the paths served outside the versioned base URL (health probes). */
 function apiDocument(document: Record<string, unknown>): Record<string, unknown> {
   const paths = Object.fromEntries(
-    Object.entries(document.paths as Record<string, Record<string, unknown>>).filter(([, item]) => !item.servers),
+    Object.entries(document.paths as Record<string, Record<string, unknown>>).filter(
+      ([, item]) => !item.servers,
+    ),
   );
   return { ...document, paths };
 }
@@ -51,7 +61,15 @@ export class MockCore {
     const store = new MockStore(clock);
     const webhooks = new WebhookDispatcher(store, clock, this.options.webhooks);
     const processor = new Processor(store, clock, this.options, webhooks);
-    this.runtime = { options: this.options, clock, store, processor, webhooks, scenarios: new Scenarios() };
+    this.runtime = {
+      options: this.options,
+      clock,
+      store,
+      processor,
+      webhooks,
+      scenarios: new Scenarios(),
+      cursors: new CursorCodec(),
+    };
     // Compiled validators are the costly part and depend only on the document: share them.
     sharedTable ??= new OperationTable(apiDocument(openapiDocument));
     sharedValidator ??= new SpecValidator(openapiDocument);
@@ -71,11 +89,11 @@ export class MockCore {
     const base = this.options.baseUrl;
     if (url.origin !== base.origin) return null;
     const path = url.pathname;
-    if (path === "/healthz" || path === "/readyz") return { kind: "service", path };
+    if (path === "/healthz" || path === "/readyz" || path === "/docs") return { kind: "service", path };
     if (path === base.pathname || path.startsWith(`${base.pathname}/`)) {
       return { kind: "api", path: path.slice(base.pathname.length) };
     }
-    return null;
+    return this.options.ownOrigin ? { kind: "other" } : null;
   }
 
   /** The mock's answer to a request, or undefined when the URL is not the mock's. */
@@ -89,7 +107,11 @@ export class MockCore {
     const headers: Record<string, string> = { "X-Trace-Id": traceId };
     if (location.kind === "api") Object.assign(headers, corsHeaders());
     try {
-      if (location.kind === "service") return build(request, this.#service(location.path, request), headers);
+      if (location.kind === "other") throw new HttpProblem(404, "not_found", "No such resource or path.");
+      if (location.kind === "service") {
+        const result = this.#service(location.path, request);
+        return result instanceof Response ? result : build(request, result, headers);
+      }
       if (request.method === "OPTIONS") {
         const response = preflight(request);
         response.headers.set("X-Trace-Id", traceId);
@@ -98,7 +120,9 @@ export class MockCore {
       return build(request, await this.#api(request, url, location.path, traceId, headers), headers);
     } catch (err) {
       const problem =
-        err instanceof HttpProblem ? err : new HttpProblem(500, "internal_error", "An unexpected error occurred.");
+        err instanceof HttpProblem
+          ? err
+          : new HttpProblem(500, "internal_error", "An unexpected error occurred.");
       return build(
         request,
         { status: problem.status, body: problemBody(problem, traceId), headers: problem.headers },
@@ -107,8 +131,18 @@ export class MockCore {
     }
   }
 
-  #service(path: "/healthz" | "/readyz", request: Request): RouteResult {
-    if (request.method !== "GET" && request.method !== "HEAD") throw new HttpProblem(404, "not_found", "No such resource or path.");
+  #service(path: ServicePath, request: Request): RouteResult | Response {
+    if (request.method !== "GET" && request.method !== "HEAD") {
+      throw new HttpProblem(405, "method_not_allowed", "Only GET is supported here.", {
+        headers: { Allow: "GET" },
+      });
+    }
+    if (path === "/docs") {
+      const html = docsPage(openapiDocument, this.options.baseUrl.pathname);
+      return new Response(request.method === "HEAD" ? null : html, {
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+      });
+    }
     if (path === "/healthz") return { status: 200, body: { status: "ok" } };
     const retryAfter = this.runtime.scenarios.takeUnavailable();
     if (retryAfter !== null) {
@@ -145,7 +179,8 @@ export class MockCore {
     const query: Record<string, string | string[]> = {};
     for (const [name, value] of url.searchParams) {
       const current = query[name];
-      query[name] = current === undefined ? value : [...(Array.isArray(current) ? current : [current]), value];
+      query[name] =
+        current === undefined ? value : [...(Array.isArray(current) ? current : [current]), value];
     }
     const headerRecord: Record<string, string> = {};
     request.headers.forEach((value, name) => {
@@ -168,10 +203,16 @@ export class MockCore {
 
   #authenticate(request: Request): Account {
     const match = BEARER.exec(request.headers.get("authorization") ?? "");
-    const account = match?.[1] ? this.runtime.store.authenticate(match[1]) : null;
+    const account = match?.[1]
+      ? this.runtime.store.authenticate(match[1], this.options.acceptAnyToken)
+      : null;
     if (!account) {
-      const detail = match ? "The bearer token is unknown or revoked." : "Send `Authorization: Bearer <token>`.";
-      throw new HttpProblem(401, "unauthorized", detail, { headers: { "WWW-Authenticate": 'Bearer realm="oisr"' } });
+      const detail = match
+        ? "The bearer token is unknown or revoked."
+        : "Send `Authorization: Bearer <token>`.";
+      throw new HttpProblem(401, "unauthorized", detail, {
+        headers: { "WWW-Authenticate": 'Bearer realm="oisr"' },
+      });
     }
     return account;
   }

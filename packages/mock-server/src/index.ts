@@ -1,6 +1,5 @@
 // @oisr/mock-server: a stateful msw mock of the OISR ingest API v2.
 export type { ClockOptions, MockClock } from "./clock.ts";
-export { MOCK_TOKEN } from "./public-types.ts";
 export { createMock } from "./mock.ts";
 export type { MockOptions, WebhookOptions } from "./options.ts";
 export { DEFAULT_BASE_URL, mockOptionsFromEnv } from "./options.ts";
@@ -14,7 +13,8 @@ export type {
   SeedData,
   SeedOptions,
 } from "./public-types.ts";
-export type { RateLimits, RateLimitScope } from "./store/rate-limit.ts";
+export { MOCK_TOKEN } from "./public-types.ts";
+export type { RateLimitScope, RateLimits } from "./store/rate-limit.ts";
 export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES } from "./store/rate-limit.ts";
 export type {
   DispositionInput,

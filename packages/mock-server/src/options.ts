@@ -1,7 +1,12 @@
 // What a mock can be configured with, and the same settings read from the server's environment
 // variables (the standalone bin and the contract-test targets use them).
 import type { ClockOptions } from "./clock.ts";
-import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimits, type RateLimitScope } from "./store/rate-limit.ts";
+import {
+  DEFAULT_RATE_LIMITS,
+  RATE_LIMIT_SCOPES,
+  type RateLimitScope,
+  type RateLimits,
+} from "./store/rate-limit.ts";
 
 export interface WebhookOptions {
   /** POST events to subscribed URLs (default true). Events are captured for `events()` either way. */
@@ -22,6 +27,17 @@ export interface WebhookOptions {
 export interface MockOptions {
   /** The API base URL the handlers answer, ending in the version (default `http://localhost:4010/v2`). */
   baseUrl?: string;
+  /**
+   * Answer every path of the base URL's origin, unknown ones `404` as the server does (default
+   * true, except for a base URL on the page's own origin in a browser, where the app's own
+   * requests must pass).
+   */
+  ownOrigin?: boolean;
+  /**
+   * Every new `oisr_…` token is an account of its own (default true). With false, only tokens
+   * made by `controls.createAccount` / `createToken` or given to `seed` are accepted, like the server.
+   */
+  acceptAnyToken?: boolean;
   /** How long a request stays `pending` before processing starts (default 0: on the next tick). */
   processingDelayMs?: number;
   /** How long a request stays `processing` (default 0). */
@@ -40,6 +56,8 @@ export interface MockOptions {
 
 export interface ResolvedOptions {
   baseUrl: URL;
+  ownOrigin: boolean;
+  acceptAnyToken: boolean;
   processingDelayMs: number;
   processingDurationMs: number;
   maxAttempts: number;
@@ -51,10 +69,13 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_BASE_URL = "http://localhost:4010/v2";
-export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
+];
 
 function baseUrlOf(value: string | undefined): URL {
-  const fallbackOrigin = (globalThis as { location?: { origin?: string } }).location?.origin ?? "http://localhost";
+  const fallbackOrigin =
+    (globalThis as { location?: { origin?: string } }).location?.origin ?? "http://localhost";
   const url = new URL(value ?? DEFAULT_BASE_URL, fallbackOrigin);
   url.pathname = url.pathname.replace(/\/+$/, "");
   url.search = "";
@@ -72,12 +93,18 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   const limits = options.rateLimits;
   if (limits) {
     for (const [scope, value] of Object.entries(limits)) {
-      if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope)) throw new Error(`rateLimits: unknown scope "${scope}"`);
-      if (!Number.isInteger(value) || (value as number) < 1) throw new Error(`rateLimits: "${scope}" must be a positive integer`);
+      if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope))
+        throw new Error(`rateLimits: unknown scope "${scope}"`);
+      if (!Number.isInteger(value) || (value as number) < 1)
+        throw new Error(`rateLimits: "${scope}" must be a positive integer`);
     }
   }
+  const baseUrl = baseUrlOf(options.baseUrl);
+  const pageOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
   return {
-    baseUrl: baseUrlOf(options.baseUrl),
+    baseUrl,
+    ownOrigin: options.ownOrigin ?? baseUrl.origin !== pageOrigin,
+    acceptAnyToken: options.acceptAnyToken ?? true,
     processingDelayMs: nonNegative(options.processingDelayMs, 0, "processingDelayMs"),
     processingDurationMs: nonNegative(options.processingDurationMs, 0, "processingDurationMs"),
     maxAttempts: Math.max(1, Math.floor(nonNegative(options.maxAttempts, 5, "maxAttempts"))),

@@ -2,7 +2,7 @@
 // domain package's types) so the published declarations stay self-contained.
 import type { RequestHandler } from "msw";
 import type { MockClock } from "./clock.ts";
-import type { RateLimits, RateLimitScope } from "./store/rate-limit.ts";
+import type { RateLimitScope, RateLimits } from "./store/rate-limit.ts";
 import type {
   DispositionInput,
   InventoryLevel,

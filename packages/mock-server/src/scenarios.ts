@@ -1,7 +1,7 @@
 // Test scenarios armed through the controls: failing requests, outages and slow responses.
-import type { IngestKind, ItemError as DomainItemError } from "@oisr/domain";
-import type { Account, RequestScenario } from "./store/account.ts";
+import type { ItemError as DomainItemError, IngestKind } from "@oisr/domain";
 import type { FailNextOptions } from "./public-types.ts";
+import type { Account, RequestScenario } from "./store/account.ts";
 import type { ItemError } from "./types.ts";
 
 const MESSAGE = "Rejected by the mock's failNext('failed') scenario.";
@@ -45,13 +45,18 @@ export class Scenarios {
   /** The scenario for a request just accepted, if one is armed for it (first armed, first used). */
   takeFor(account: Account, kind: IngestKind): RequestScenario | undefined {
     const i = this.#failNext.findIndex(
-      (a) => (a.accountId === undefined || a.accountId === account.id) && (a.kind === undefined || a.kind === kind),
+      (a) =>
+        (a.accountId === undefined || a.accountId === account.id) &&
+        (a.kind === undefined || a.kind === kind),
     );
     if (i < 0) return undefined;
     const [armed] = this.#failNext.splice(i, 1);
     if (!armed) return undefined;
     if (armed.outcome === "dead") return { outcome: "dead" };
-    return { outcome: "failed", errors: (armed.errors as DomainItemError[] | undefined) ?? defaultErrors(kind) };
+    return {
+      outcome: "failed",
+      errors: (armed.errors as DomainItemError[] | undefined) ?? defaultErrors(kind),
+    };
   }
 
   unavailable(calls: number, retryAfterSeconds: number): void {

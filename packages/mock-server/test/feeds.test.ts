@@ -14,15 +14,29 @@ describe("orders change feed", () => {
     expect(first.has_more).toBe(false);
 
     mock.controls.clock.advance(1000);
-    await call("POST", "/ingest/orders", { orders: [order("A", { status: "on_hold", source_updated_at: "2025-03-14T10:00:00Z" })] });
+    await call("POST", "/ingest/orders", {
+      orders: [order("A", { status: "on_hold", source_updated_at: "2025-03-14T10:00:00Z" })],
+    });
     await call("POST", "/ingest/shipments", {
-      shipments: [{ external_id: "S1", order_id: "B", carrier: "UPS", shipped_at: "2025-03-15T10:00:00Z", lines: [{ line_id: "L2", quantity: 1 }] }],
+      shipments: [
+        {
+          external_id: "S1",
+          order_id: "B",
+          carrier: "UPS",
+          shipped_at: "2025-03-15T10:00:00Z",
+          lines: [{ line_id: "L2", quantity: 1 }],
+        },
+      ],
     });
     await tick();
     const since = (await call("GET", `/orders?cursor=${first.next_cursor}`)).body;
     expect(ids(since)).toEqual(["A", "B"]);
     expect(since.data[0]).toMatchObject({ status: "on_hold", version: 2 });
-    expect(since.data[1]).toMatchObject({ status: "partially_shipped", version: 2, shipments: [{ external_id: "S1" }] });
+    expect(since.data[1]).toMatchObject({
+      status: "partially_shipped",
+      version: 2,
+      shipments: [{ external_id: "S1" }],
+    });
     expect(ids((await call("GET", "/orders")).body)).toEqual(["C", "A", "B"]);
 
     // Nothing changed since: an empty page that keeps its position.
@@ -35,7 +49,10 @@ describe("orders change feed", () => {
     await call("POST", "/ingest/orders", { orders: [order("A"), order("B")] });
     await tick();
     const ack = await call("POST", "/ingest/orders", {
-      orders: [order("A", { source_updated_at: "2025-03-14T11:00:00Z" }), order("B", { source_updated_at: "2025-01-01T00:00:00Z" })],
+      orders: [
+        order("A", { source_updated_at: "2025-03-14T11:00:00Z" }),
+        order("B", { source_updated_at: "2025-01-01T00:00:00Z" }),
+      ],
     });
     await tick();
     const record = (await call("GET", `/requests/${ack.body.request_id}`)).body;
@@ -105,15 +122,28 @@ describe("returns feed and inventory", () => {
       items: items.map((i) => ({ ...i, available: i.on_hand })),
     });
     await call("POST", "/ingest/inventory", {
-      snapshots: [snapshot("2025-03-01T00:00:00Z", "partial", [{ sku: "B", on_hand: 2 }, { sku: "A", on_hand: 1 }, { sku: "C", on_hand: 3 }])],
+      snapshots: [
+        snapshot("2025-03-01T00:00:00Z", "partial", [
+          { sku: "B", on_hand: 2 },
+          { sku: "A", on_hand: 1 },
+          { sku: "C", on_hand: 3 },
+        ]),
+      ],
     });
-    await call("POST", "/ingest/inventory", { snapshots: [snapshot("2025-03-02T00:00:00Z", "full", [{ sku: "A", on_hand: 5 }])] });
+    await call("POST", "/ingest/inventory", {
+      snapshots: [snapshot("2025-03-02T00:00:00Z", "full", [{ sku: "A", on_hand: 5 }])],
+    });
     await tick();
     const page = (await call("GET", "/inventory?limit=2")).body;
-    expect(page.data.map((l: { sku: string; on_hand: number }) => [l.sku, l.on_hand])).toEqual([["A", 5], ["B", 0]]);
+    expect(page.data.map((l: { sku: string; on_hand: number }) => [l.sku, l.on_hand])).toEqual([
+      ["A", 5],
+      ["B", 0],
+    ]);
     const rest = (await call("GET", `/inventory?limit=2&cursor=${page.next_cursor}`)).body;
     expect(rest.data.map((l: { sku: string }) => l.sku)).toEqual(["C"]);
-    expect((await call("GET", "/inventory?sku=B")).body.data).toEqual([expect.objectContaining({ reserved: 0, on_hand: 0 })]);
+    expect((await call("GET", "/inventory?sku=B")).body.data).toEqual([
+      expect.objectContaining({ reserved: 0, on_hand: 0 }),
+    ]);
   });
 });
 
@@ -123,22 +153,45 @@ describe("seed", () => {
     mock.controls.seed(
       {
         orders: [order("A")],
-        shipments: [{ external_id: "S1", order_id: "A", carrier: "UPS", shipped_at: "2025-03-15T10:00:00Z", lines: [{ line_id: "L1", quantity: 2 }, { line_id: "L2", quantity: 1 }] }],
+        shipments: [
+          {
+            external_id: "S1",
+            order_id: "A",
+            carrier: "UPS",
+            shipped_at: "2025-03-15T10:00:00Z",
+            lines: [
+              { line_id: "L1", quantity: 2 },
+              { line_id: "L2", quantity: 1 },
+            ],
+          },
+        ],
         returns: [returnOf("R1", "A")],
-        dispositions: { R1: [{ line_id: "L1", quantity: 1, outcome: "restock", decided_at: "2025-03-20T10:00:00Z" }] },
+        dispositions: {
+          R1: [{ line_id: "L1", quantity: 1, outcome: "restock", decided_at: "2025-03-20T10:00:00Z" }],
+        },
       },
       { token },
     );
-    expect((await call("GET", "/orders/A")).body).toMatchObject({ status: "shipped", lines: [{ quantity_shipped: 2, quantity_returned: 1 }, {}] });
+    expect((await call("GET", "/orders/A")).body).toMatchObject({
+      status: "shipped",
+      lines: [{ quantity_shipped: 2, quantity_returned: 1 }, {}],
+    });
     expect((await call("GET", "/returns/R1")).body.status).toBe("completed");
     expect(mock.controls.requests()).toEqual([]);
     expect(mock.controls.events()).toEqual([]);
-    expect(mock.store.account(token).returns().map((r) => r.external_id)).toEqual(["R1"]);
+    expect(
+      mock.store
+        .account(token)
+        .returns()
+        .map((r) => r.external_id),
+    ).toEqual(["R1"]);
   });
 
   it("refuses data that the spec or the rules reject, saying why", () => {
     const { mock } = frozenMock();
-    expect(() => mock.controls.seed({ orders: [order("A", { currency: "usd" })] })).toThrow(/\/orders\/0\/currency/);
+    expect(() => mock.controls.seed({ orders: [order("A", { currency: "usd" })] })).toThrow(
+      /\/orders\/0\/currency/,
+    );
     expect(() => mock.controls.seed({ returns: [returnOf("R1", "nope")] })).toThrow(/order_not_found/);
   });
 });

@@ -20,7 +20,11 @@ describe("request lifecycle", () => {
 
     mock.controls.clock.advance(1);
     await tick();
-    expect(await record()).toMatchObject({ status: "processing", attempts: 1, started_at: "2025-06-01T12:00:01.000Z" });
+    expect(await record()).toMatchObject({
+      status: "processing",
+      attempts: 1,
+      started_at: "2025-06-01T12:00:01.000Z",
+    });
     expect((await call("GET", "/orders/A")).status).toBe(404);
 
     mock.controls.clock.advance(500);
@@ -29,12 +33,23 @@ describe("request lifecycle", () => {
     expect(done).toMatchObject({
       status: "succeeded",
       completed_at: "2025-06-01T12:00:01.500Z",
-      result: { created: 1, updated: 0, unchanged: 0, stale: 0, items: [{ index: 0, type: "order", outcome: "created" }] },
+      result: {
+        created: 1,
+        updated: 0,
+        unchanged: 0,
+        stale: 0,
+        items: [{ index: 0, type: "order", outcome: "created" }],
+      },
       errors: [],
       error: null,
     });
     const stored = await call("GET", "/orders/A");
-    expect(stored.body).toMatchObject({ id: done.result.items[0].id, external_id: "A", status: "open", version: 1 });
+    expect(stored.body).toMatchObject({
+      id: done.result.items[0].id,
+      external_id: "A",
+      status: "open",
+      version: 1,
+    });
   });
 
   it("processes on the next tick by default", async () => {
@@ -53,9 +68,14 @@ describe("request lifecycle", () => {
       await call("POST", "/ingest/returns/RMA-1/dispositions", { dispositions: [disposition("D1")] }),
     ];
     await tick();
-    for (const ack of acks) expect((await call("GET", `/requests/${ack.body.request_id}`)).body.status).toBe("succeeded");
+    for (const ack of acks)
+      expect((await call("GET", `/requests/${ack.body.request_id}`)).body.status).toBe("succeeded");
     const ret = (await call("GET", "/returns/RMA-1")).body;
-    expect(ret).toMatchObject({ status: "completed", order_external_id: "A", items: [{ quantity_dispositioned: 1 }] });
+    expect(ret).toMatchObject({
+      status: "completed",
+      order_external_id: "A",
+      items: [{ quantity_dispositioned: 1 }],
+    });
     expect((await call("GET", "/orders/A")).body.lines[0].quantity_returned).toBe(1);
   });
 
@@ -64,14 +84,28 @@ describe("request lifecycle", () => {
     await call("POST", "/ingest/orders", { orders: [order("A")] });
     const ack = await call("POST", "/ingest/shipments", {
       shipments: [
-        { external_id: "S1", order_id: "A", carrier: "UPS", shipped_at: "2025-03-15T10:00:00Z", lines: [{ line_id: "L1", quantity: 1 }] },
-        { external_id: "S2", order_id: "nope", carrier: "UPS", shipped_at: "2025-03-15T10:00:00Z", lines: [{ line_id: "L1", quantity: 1 }] },
+        {
+          external_id: "S1",
+          order_id: "A",
+          carrier: "UPS",
+          shipped_at: "2025-03-15T10:00:00Z",
+          lines: [{ line_id: "L1", quantity: 1 }],
+        },
+        {
+          external_id: "S2",
+          order_id: "nope",
+          carrier: "UPS",
+          shipped_at: "2025-03-15T10:00:00Z",
+          lines: [{ line_id: "L1", quantity: 1 }],
+        },
       ],
     });
     await tick();
     const record = (await call("GET", `/requests/${ack.body.request_id}`)).body;
     expect(record).toMatchObject({ status: "failed", result: null, error: null });
-    expect(record.errors).toEqual([expect.objectContaining({ pointer: "/shipments/1/order_id", code: "order_not_found" })]);
+    expect(record.errors).toEqual([
+      expect.objectContaining({ pointer: "/shipments/1/order_id", code: "order_not_found" }),
+    ]);
     expect((await call("GET", "/orders/A")).body).toMatchObject({ status: "open", shipments: [] });
   });
 
@@ -101,12 +135,23 @@ describe("request lifecycle", () => {
     const { call } = frozenMock();
     const a = await call("POST", "/ingest/orders", { orders: [order("A")] });
     const b = await call("POST", "/ingest/shipments", {
-      shipments: [{ external_id: "S", order_id: "nope", carrier: "UPS", shipped_at: "2025-03-15T10:00:00Z", lines: [{ line_id: "L1", quantity: 1 }] }],
+      shipments: [
+        {
+          external_id: "S",
+          order_id: "nope",
+          carrier: "UPS",
+          shipped_at: "2025-03-15T10:00:00Z",
+          lines: [{ line_id: "L1", quantity: 1 }],
+        },
+      ],
     });
     const c = await call("POST", "/ingest/orders", { orders: [order("B")] });
     await tick();
     const first = await call("GET", "/requests?limit=2");
-    expect(first.body.data.map((r: { request_id: string }) => r.request_id)).toEqual([c.body.request_id, b.body.request_id]);
+    expect(first.body.data.map((r: { request_id: string }) => r.request_id)).toEqual([
+      c.body.request_id,
+      b.body.request_id,
+    ]);
     expect(first.body.has_more).toBe(true);
     const rest = await call("GET", `/requests?limit=2&cursor=${first.body.next_cursor}`);
     expect(rest.body.data.map((r: { request_id: string }) => r.request_id)).toEqual([a.body.request_id]);

@@ -18,7 +18,9 @@ describe("rate limits", () => {
 
     // Other scopes and other accounts are not affected.
     expect((await call("GET", "/orders")).status).toBe(200);
-    expect((await client(mock, "oisr_other")("POST", "/ingest/orders", { orders: [order("A")] })).status).toBe(202);
+    expect(
+      (await client(mock, "oisr_other")("POST", "/ingest/orders", { orders: [order("A")] })).status,
+    ).toBe(202);
 
     mock.controls.clock.advance(30_000);
     const later = await call("POST", "/ingest/orders", { orders: [order("A")] });
@@ -36,9 +38,17 @@ describe("rate limits", () => {
 
   it("counts a call toward every scope it is in; headers describe the scope with the fewest left", async () => {
     const { call } = frozenMock({ rateLimits: { ingest: 10, ingest_inventory: 2 } });
-    const snapshot = { location_id: "W1", as_of: "2025-03-01T00:00:00Z", mode: "partial", items: [{ sku: "A", on_hand: 1, available: 1 }] };
+    const snapshot = {
+      location_id: "W1",
+      as_of: "2025-03-01T00:00:00Z",
+      mode: "partial",
+      items: [{ sku: "A", on_hand: 1, available: 1 }],
+    };
     const first = await call("POST", "/ingest/inventory", { snapshots: [snapshot] });
-    expect([first.headers.get("x-ratelimit-limit"), first.headers.get("x-ratelimit-remaining")]).toEqual(["2", "1"]);
+    expect([first.headers.get("x-ratelimit-limit"), first.headers.get("x-ratelimit-remaining")]).toEqual([
+      "2",
+      "1",
+    ]);
     await call("POST", "/ingest/inventory", { snapshots: [snapshot] });
     const third = await call("POST", "/ingest/inventory", { snapshots: [snapshot] });
     expect(third.status).toBe(429);

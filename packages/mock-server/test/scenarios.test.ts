@@ -38,14 +38,17 @@ describe("failNext", () => {
     expect((await call("GET", `/requests/${next.body.request_id}`)).body.status).toBe("pending");
     mock.controls.clock.advance(10_000);
     await tick();
-    expect((await call("GET", `/requests/${doomed.body.request_id}`)).body).toMatchObject({ status: "dead", attempts: 2 });
+    expect((await call("GET", `/requests/${doomed.body.request_id}`)).body).toMatchObject({
+      status: "dead",
+      attempts: 2,
+    });
     expect((await call("GET", `/requests/${next.body.request_id}`)).body.status).toBe("succeeded");
   });
 
   it("'failed' records the given errors; it can be scoped to one account and kind", async () => {
     const { mock, call } = frozenMock();
     const other = mock.controls.createAccount("other");
-    const errors = [{ pointer: "/orders/0/lines/1", code: "line_removal_forbidden", message: "no" }];
+    const errors = [{ pointer: "/orders/0/lines/1", code: "line_removal_forbidden" as const, message: "no" }];
     mock.controls.failNext("failed", { token: other.token, kind: "orders", errors });
     const mine = await call("POST", "/ingest/orders", { orders: [order("A")] });
     const theirs = await client(mock, other.token)("POST", "/ingest/orders", { orders: [order("A")] });
@@ -94,8 +97,8 @@ describe("accounts", () => {
     expect(revoked.body.detail).toBe("The bearer token is unknown or revoked.");
   });
 
-  it("reset forgets everything", async () => {
-    const { mock, call } = frozenMock();
+  it("reset forgets all data; tokens it made stay valid, with empty accounts", async () => {
+    const { mock, call } = frozenMock({ acceptAnyToken: false });
     await call("POST", "/ingest/orders", { orders: [order("A")] });
     await tick();
     mock.controls.reset();

@@ -15,7 +15,11 @@ afterAll(() => server.close());
 describe("startMockServer", () => {
   it("serves the API over HTTP with the mock's state and rules", async () => {
     expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/v2$/);
-    const ack = await fetch(`${server.url}/ingest/orders`, { method: "POST", headers: auth, body: JSON.stringify({ orders: [order("A")] }) });
+    const ack = await fetch(`${server.url}/ingest/orders`, {
+      method: "POST",
+      headers: auth,
+      body: JSON.stringify({ orders: [order("A")] }),
+    });
     expect(ack.status).toBe(202);
     const { request_id } = (await ack.json()) as { request_id: string };
     await server.mock.controls.flush();
@@ -26,23 +30,39 @@ describe("startMockServer", () => {
     expect(head.headers.get("allow")).toBe("GET");
     expect(await (await fetch(`${server.origin}/healthz`)).json()).toEqual({ status: "ok" });
     const unknown = await fetch(`${server.origin}/nope`);
-    expect([unknown.status, unknown.headers.get("content-type")]).toEqual([404, "application/problem+json; charset=utf-8"]);
+    expect([unknown.status, unknown.headers.get("content-type")]).toEqual([
+      404,
+      "application/problem+json; charset=utf-8",
+    ]);
   });
 
   it("exposes the controls under /__mock/", async () => {
     const created = await fetch(`${server.origin}/__mock/accounts`, { method: "POST", body: "{}" });
     const { token } = (await created.json()) as { token: string };
-    await fetch(`${server.origin}/__mock/fail-next`, { method: "POST", body: JSON.stringify({ outcome: "failed", token }) });
+    await fetch(`${server.origin}/__mock/fail-next`, {
+      method: "POST",
+      body: JSON.stringify({ outcome: "failed", token }),
+    });
     const ack = await fetch(`${server.url}/ingest/orders`, {
       method: "POST",
       headers: { ...auth, authorization: `Bearer ${token}` },
       body: JSON.stringify({ orders: [order("B")] }),
     });
     await fetch(`${server.origin}/__mock/flush`, { method: "POST" });
-    const requests = (await (await fetch(`${server.origin}/__mock/requests?token=${token}`)).json()) as { request_id: string; status: string }[];
-    expect(requests).toEqual([expect.objectContaining({ request_id: ((await ack.json()) as { request_id: string }).request_id, status: "failed" })]);
+    const requests = (await (await fetch(`${server.origin}/__mock/requests?token=${token}`)).json()) as {
+      request_id: string;
+      status: string;
+    }[];
+    expect(requests).toEqual([
+      expect.objectContaining({
+        request_id: ((await ack.json()) as { request_id: string }).request_id,
+        status: "failed",
+      }),
+    ]);
     await fetch(`${server.origin}/__mock/tokens/revoke`, { method: "POST", body: JSON.stringify({ token }) });
-    expect((await fetch(`${server.url}/orders`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(401);
+    expect(
+      (await fetch(`${server.url}/orders`, { headers: { authorization: `Bearer ${token}` } })).status,
+    ).toBe(401);
     const bad = await fetch(`${server.origin}/__mock/nope`, { method: "POST" });
     expect(bad.status).toBe(404);
   });

@@ -1,14 +1,24 @@
 // Shared by the behaviour tests: a small JSON client over a mock (no msw needed), and valid
 // request bodies built to the spec's input schemas.
-import { createMock, type Mock, type MockOptions } from "../src/index.ts";
+import {
+  createMock,
+  type DispositionInput,
+  type Mock,
+  type MockOptions,
+  type OrderInput,
+  type ReturnInput,
+} from "../src/index.ts";
 
-export interface Answer<T = any> {
+// biome-ignore lint/suspicious/noExplicitAny: response bodies are checked field by field by the tests' assertions.
+type Json = any;
+
+export interface Answer<T = Json> {
   status: number;
   headers: Headers;
   body: T;
 }
 
-export type Call = <T = any>(
+export type Call = <T = Json>(
   method: string,
   path: string,
   body?: unknown,
@@ -41,10 +51,16 @@ export function frozenMock(options: MockOptions = {}) {
   return { mock, token, call: client(mock, token) };
 }
 
+/** The mock's answer, which must exist (the URL is the mock's). */
+export function answered(response: Response | undefined): Response {
+  if (!response) throw new Error("the mock did not answer");
+  return response;
+}
+
 /** Lets timers due now run (the mock never processes synchronously inside a call). */
 export const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-export async function waitForFinal(call: Call, requestId: string, timeoutMs = 2000): Promise<any> {
+export async function waitForFinal(call: Call, requestId: string, timeoutMs = 2000): Promise<Json> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { body } = await call("GET", `/requests/${requestId}`);
@@ -54,7 +70,7 @@ export async function waitForFinal(call: Call, requestId: string, timeoutMs = 20
   }
 }
 
-export function order(externalId: string, overrides: Record<string, unknown> = {}) {
+export function order(externalId: string, overrides: Record<string, unknown> = {}): OrderInput {
   return {
     external_id: externalId,
     source: "shopify",
@@ -67,10 +83,14 @@ export function order(externalId: string, overrides: Record<string, unknown> = {
     ],
     source_updated_at: "2025-03-14T09:01:00Z",
     ...overrides,
-  };
+  } as OrderInput;
 }
 
-export function returnOf(externalId: string, orderRef: string, overrides: Record<string, unknown> = {}) {
+export function returnOf(
+  externalId: string,
+  orderRef: string,
+  overrides: Record<string, unknown> = {},
+): ReturnInput {
   return {
     external_id: externalId,
     order_id: orderRef,
@@ -79,9 +99,15 @@ export function returnOf(externalId: string, orderRef: string, overrides: Record
     requested_at: "2025-03-15T10:00:00Z",
     source_updated_at: "2025-03-15T10:00:00Z",
     ...overrides,
-  };
+  } as ReturnInput;
 }
 
-export function disposition(externalId: string, lineId = "L1", quantity = 1) {
-  return { external_id: externalId, line_id: lineId, quantity, outcome: "restock", decided_at: "2025-03-20T10:00:00Z" };
+export function disposition(externalId: string, lineId = "L1", quantity = 1): DispositionInput {
+  return {
+    external_id: externalId,
+    line_id: lineId,
+    quantity,
+    outcome: "restock",
+    decided_at: "2025-03-20T10:00:00Z",
+  };
 }

@@ -1,7 +1,7 @@
 // Webhook subscriptions and signed deliveries, end to end through msw: the mock's deliveries are
 // fetches that this test's own msw handler receives.
 import { createHmac } from "node:crypto";
-import { http, HttpResponse } from "msw";
+import { HttpResponse, http } from "msw";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupMockServer } from "../src/node/index.ts";
 import { order, returnOf } from "./support.ts";
@@ -44,7 +44,7 @@ function verify(r: Received, secret: string): boolean {
   return (r.headers.get("webhook-signature") ?? "").split(" ").includes(expected);
 }
 
-beforeAll(() => api.listen({ onUnhandledRequest: "error" }));
+beforeAll(() => api.listen({ onUnhandledFrame: "error" }));
 afterEach(() => {
   api.controls.reset();
   api.server.resetHandlers();
@@ -68,10 +68,17 @@ async function createReturn(rma = "R1") {
 describe("webhook subscriptions", () => {
   it("creates, lists, updates and deletes; the secret shows only on create and rotate", async () => {
     const created = await subscribe();
-    expect(created).toMatchObject({ status: "enabled", description: "ops", secret: expect.stringMatching(/^whsec_/) });
+    expect(created).toMatchObject({
+      status: "enabled",
+      description: "ops",
+      secret: expect.stringMatching(/^whsec_/),
+    });
     const got = await call("GET", `/webhook_subscriptions/${created.id}`);
     expect(got.body).not.toHaveProperty("secret");
-    const patched = await call("PATCH", `/webhook_subscriptions/${created.id}`, { status: "disabled", description: null });
+    const patched = await call("PATCH", `/webhook_subscriptions/${created.id}`, {
+      status: "disabled",
+      description: null,
+    });
     expect(patched.body).toMatchObject({ status: "disabled", description: null });
     const rotated = await call("POST", `/webhook_subscriptions/${created.id}/rotate_secret`);
     expect(rotated.body.secret).not.toBe(created.secret);
@@ -81,12 +88,18 @@ describe("webhook subscriptions", () => {
   });
 
   it("refuses http and private URLs unless private networks are allowed", async () => {
-    const refused = await call("POST", "/webhook_subscriptions", { url: "http://hooks.example.test/x", events: ["return.created"] });
+    const refused = await call("POST", "/webhook_subscriptions", {
+      url: "http://hooks.example.test/x",
+      events: ["return.created"],
+    });
     expect(refused.body).toMatchObject({
       code: "validation_failed",
       errors: [{ pointer: "/url", code: "url_not_allowed", message: "The URL must use https." }],
     });
-    const loopback = await call("POST", "/webhook_subscriptions", { url: "https://127.0.0.1/x", events: ["return.created"] });
+    const loopback = await call("POST", "/webhook_subscriptions", {
+      url: "https://127.0.0.1/x",
+      events: ["return.created"],
+    });
     expect(loopback.status).toBe(400);
   });
 });
@@ -100,12 +113,17 @@ describe("events and deliveries", () => {
     expect(received).toHaveLength(1);
     const [delivery] = received as [Received];
     const event = JSON.parse(delivery.body);
-    expect(event).toMatchObject({ type: "return.created", data: { object: { external_id: "R1", version: 1 } } });
+    expect(event).toMatchObject({
+      type: "return.created",
+      data: { object: { external_id: "R1", version: 1 } },
+    });
     expect(delivery.headers.get("webhook-id")).toBe(event.id);
     expect(delivery.headers.get("webhook-timestamp")).toBe(String(Date.parse("2025-06-01T12:00:00Z") / 1000));
     expect(verify(delivery, secret)).toBe(true);
     const attempts = (await call("GET", `/webhook_subscriptions/${id}/deliveries`)).body.data;
-    expect(attempts).toEqual([expect.objectContaining({ event_id: event.id, status: "succeeded", response_status: 204, attempt: 1 })]);
+    expect(attempts).toEqual([
+      expect.objectContaining({ event_id: event.id, status: "succeeded", response_status: 204, attempt: 1 }),
+    ]);
   });
 
   it("retries a failed delivery on the schedule, on the mock clock", async () => {
@@ -123,7 +141,13 @@ describe("events and deliveries", () => {
     expect(received).toHaveLength(2);
     expect(received[1]?.headers.get("webhook-id")).toBe(received[0]?.headers.get("webhook-id"));
     const attempts = (await call("GET", `/webhook_subscriptions/${id}/deliveries`)).body.data;
-    expect(attempts.map((a: { attempt: number; status: string; error: string | null }) => [a.attempt, a.status, a.error])).toEqual([
+    expect(
+      attempts.map((a: { attempt: number; status: string; error: string | null }) => [
+        a.attempt,
+        a.status,
+        a.error,
+      ]),
+    ).toEqual([
       [2, "succeeded", null],
       [1, "failed", "HTTP 503 Service Unavailable"],
     ]);
@@ -142,13 +166,19 @@ describe("events and deliveries", () => {
     const { id, secret } = await subscribe();
     const rotated = (await call("POST", `/webhook_subscriptions/${id}/rotate_secret`)).body.secret as string;
     const test = await call("POST", `/webhook_subscriptions/${id}/test`);
-    expect(test).toMatchObject({ status: 202, body: { event_type: "webhook.test", status: "pending", attempt: 1 } });
+    expect(test).toMatchObject({
+      status: 202,
+      body: { event_type: "webhook.test", status: "pending", attempt: 1 },
+    });
     await api.controls.flush();
     expect(received).toHaveLength(1);
     const [delivery] = received as [Received];
     expect(delivery.headers.get("webhook-signature")?.split(" ")).toHaveLength(2);
     expect(verify(delivery, secret) && verify(delivery, rotated)).toBe(true);
-    expect(JSON.parse(delivery.body)).toMatchObject({ type: "webhook.test", data: { object: { subscription_id: id } } });
+    expect(JSON.parse(delivery.body)).toMatchObject({
+      type: "webhook.test",
+      data: { object: { subscription_id: id } },
+    });
   });
 
   it("delivers only event types the subscription chose, and only what happened after it was made", async () => {

@@ -87,7 +87,7 @@ export function createApp(deps: AppDeps): Express {
   v2.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(spec) as never,
-      validateRequests: { allowUnknownQueryParameters: false },
+      validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
       validateFormats: true,

@@ -5,6 +5,7 @@ import { CONNECTION_OPTIONS, connect } from "../client.ts";
 import { createProgressView } from "../ingest/progress.ts";
 import { writeReport } from "../ingest/report.ts";
 import { runImport } from "../ingest/run.ts";
+import { createValidator, fetchSpec, type ItemValidator } from "../ingest/validate.ts";
 import { EXIT, type Io, writeLine } from "../io.ts";
 import { type Format, KINDS, type Kind, UsageError } from "../sources/open.ts";
 
@@ -23,16 +24,22 @@ Options:
   --progress bar|lines|none  (default: bar on a terminal, lines otherwise)
   --dead-retries N         resends of a batch whose request ended dead (default 2)
   --wait-timeout SECONDS   longest wait for one request (default 1800)
+  --skip-validation        send items without checking them against the API's schema first
   --base-url URL           API root with /v2 (default $OISR_BASE_URL or ${"http://127.0.0.1:8080/v2"})
   --token TOKEN            account token (default $OISR_TOKEN)
 
 Exit status: 0 all items succeeded, 1 some failed (see --report), 2 usage error,
 3 the run did not finish (interrupted or an error); run the same command again to resume.`;
 
-function positiveInt(value: string | undefined, name: string, max = Number.MAX_SAFE_INTEGER): number | undefined {
+function positiveInt(
+  value: string | undefined,
+  name: string,
+  max = Number.MAX_SAFE_INTEGER,
+): number | undefined {
   if (value === undefined) return undefined;
   const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > max) throw new UsageError(`--${name} must be an integer from 0 to ${max}`);
+  if (!Number.isInteger(n) || n < 0 || n > max)
+    throw new UsageError(`--${name} must be an integer from 0 to ${max}`);
   return n;
 }
 
@@ -51,6 +58,7 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       progress: { type: "string" },
       "dead-retries": { type: "string" },
       "wait-timeout": { type: "string" },
+      "skip-validation": { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -65,9 +73,16 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
   const batchSize = positiveInt(values["batch-size"], "batch-size", 1000);
   if (batchSize === 0) throw new UsageError("--batch-size must be at least 1");
   const progressMode = values.progress ?? (io.stderr.isTTY ? "bar" : "lines");
-  if (!["bar", "lines", "none"].includes(progressMode)) throw new UsageError("--progress must be bar, lines or none");
+  if (!["bar", "lines", "none"].includes(progressMode))
+    throw new UsageError("--progress must be bar, lines or none");
 
-  const { client, stats } = connect(values, io);
+  const { client, stats, baseUrl } = connect(values, io);
+  let validator: ItemValidator | undefined;
+  if (!values["skip-validation"]) {
+    const spec = await fetchSpec(baseUrl, io.fetch ?? ((request) => fetch(request)));
+    if (spec) validator = createValidator(spec, kind as Kind);
+    else writeLine(io.stderr, `Could not load ${baseUrl}/openapi.json: items are validated by the API only.`);
+  }
   const view = createProgressView({ stream: io.stderr, mode: progressMode as "bar" | "lines" | "none" });
   const started = performance.now();
   let result: Awaited<ReturnType<typeof runImport>>;
@@ -85,11 +100,13 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       waitTimeoutMs: (positiveInt(values["wait-timeout"], "wait-timeout") ?? 1800) * 1000,
       signal: io.signal,
       onProgress: (counters) => view.update(counters),
+      validator,
     });
   } catch (error) {
     view.stop();
     const statePath = values.state ?? `${file}.oisr-state.json`;
-    if (existsSync(statePath)) writeLine(io.stderr, `State saved in ${statePath}: run the same command again to resume.`);
+    if (existsSync(statePath))
+      writeLine(io.stderr, `State saved in ${statePath}: run the same command again to resume.`);
     throw error;
   } finally {
     view.stop();
@@ -109,8 +126,10 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
   if (failures.length > 0) {
     if (values.report) writeLine(io.stderr, `Failed items: ${values.report}`);
     else {
-      for (const f of failures.slice(0, 10)) writeLine(io.stderr, `  line ${f.line} ${f.pointer} ${f.code}: ${f.message}`);
-      if (failures.length > 10) writeLine(io.stderr, `  … ${failures.length - 10} more; pass --report FILE for all`);
+      for (const f of failures.slice(0, 10))
+        writeLine(io.stderr, `  line ${f.line} ${f.pointer} ${f.code}: ${f.message}`);
+      if (failures.length > 10)
+        writeLine(io.stderr, `  … ${failures.length - 10} more; pass --report FILE for all`);
     }
   }
   if (result.stateKept) {

@@ -1,6 +1,7 @@
 // `oisr orders watch`: the orders change feed as JSON Lines on stdout, one order per line.
-import { existsSync } from "node:fs";
+
 import { once } from "node:events";
+import { existsSync } from "node:fs";
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { setTimeout as sleep } from "node:timers/promises";
 import { parseArgs } from "node:util";
@@ -44,9 +45,11 @@ export async function ordersCommand(args: string[], io: Io): Promise<number> {
     writeLine(io.stdout, ORDERS_HELP);
     return EXIT.ok;
   }
-  if (positionals[0] !== "watch" || positionals.length > 1) throw new UsageError("expected: oisr orders watch");
+  if (positionals[0] !== "watch" || positionals.length > 1)
+    throw new UsageError("expected: oisr orders watch");
   const intervalMs = Number(values.interval ?? 5) * 1000;
-  if (!Number.isFinite(intervalMs) || intervalMs < 0) throw new UsageError("--interval must be a number of seconds");
+  if (!Number.isFinite(intervalMs) || intervalMs < 0)
+    throw new UsageError("--interval must be a number of seconds");
   const cursorFile = values["cursor-file"];
   let cursor = values.cursor;
   if (cursor === undefined && cursorFile && existsSync(cursorFile)) {

@@ -19,7 +19,8 @@ export async function requestsCommand(args: string[], io: Io): Promise<number> {
     return EXIT.ok;
   }
   const [action, id, ...extra] = positionals;
-  if (action !== "get" || !id || extra.length > 0) throw new UsageError("expected: oisr requests get REQUEST_ID");
+  if (action !== "get" || !id || extra.length > 0)
+    throw new UsageError("expected: oisr requests get REQUEST_ID");
   const { client } = connect(values, io);
   const record = await client.requests.get(id, { signal: io.signal });
   writeLine(io.stdout, JSON.stringify(record, null, 2));

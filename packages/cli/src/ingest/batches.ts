@@ -1,5 +1,5 @@
 // Cuts the item stream into batches by count and by serialized size (the API takes 5 MiB per body).
-import type { SourceEvent, SourceInvalid, SourceItem } from "../sources/types.ts";
+import { invalid, type SourceEvent, type SourceInvalid, type SourceItem } from "../sources/types.ts";
 
 /** Stays clear of the 5 MiB body limit, leaving room for the envelope. */
 export const MAX_BATCH_BYTES = 4.5 * 1024 * 1024;
@@ -41,14 +41,14 @@ export async function* toBatches(
     const json = JSON.stringify(event.item);
     const itemBytes = Buffer.byteLength(json) + 1;
     if (itemBytes > maxBytes) {
-      onInvalid({
-        kind: "invalid",
-        line: event.line,
-        pointer: "",
-        code: "item_too_large",
-        message: `the item is ${itemBytes} bytes serialized; a request body holds at most 5 MiB`,
-        bytes: event.bytes,
-      });
+      onInvalid(
+        invalid(
+          event.line,
+          "item_too_large",
+          `the item is ${itemBytes} bytes serialized; a request body holds at most 5 MiB`,
+          event.bytes,
+        ),
+      );
       continue;
     }
     if (items.length > 0 && size + itemBytes > maxBytes) yield flush();

@@ -7,7 +7,12 @@ export function sha256(text: string): string {
 }
 
 /** `oisr-cli-<sha256(file, batch index, attempt, items sent)>`: 73 printable chars. */
-export function idempotencyKey(file: string, batchIndex: number, attempt: number, itemsJson: string[]): string {
+export function idempotencyKey(
+  file: string,
+  batchIndex: number,
+  attempt: number,
+  itemsJson: string[],
+): string {
   const hash = createHash("sha256");
   hash.update(JSON.stringify([file, batchIndex, attempt]));
   for (const json of itemsJson) hash.update("\n").update(json);

@@ -1,6 +1,7 @@
 // The failure report: one JSON object per failed item error, in file order.
-import { createWriteStream } from "node:fs";
+
 import { once } from "node:events";
+import { createWriteStream } from "node:fs";
 import type { Failure } from "./state.ts";
 
 export async function writeReport(path: string, failures: readonly Failure[]): Promise<void> {

@@ -2,13 +2,14 @@
 // failed items are set aside and the rest of their batch resent. Resumable through the state file.
 import { realpath, stat } from "node:fs/promises";
 import { ConflictError, type OisrClient, type RequestRecord, ValidationError } from "@oisr/sdk";
-import { type Format, formatOf, type Kind, openSource } from "../sources/open.ts";
-import type { SourceInvalid } from "../sources/types.ts";
+import { type Format, formatOf, type Kind, openSource, UsageError } from "../sources/open.ts";
+import type { SourceEvent, SourceInvalid } from "../sources/types.ts";
 import { type Batch, toBatches } from "./batches.ts";
 import { idempotencyKey, sha256 } from "./keys.ts";
 import { type ApiItemError, mapErrors, type SentItem } from "./pointers.ts";
 import { BODY_ROOT, send } from "./send.ts";
 import { type BatchState, type Failure, openState } from "./state.ts";
+import type { ItemValidator } from "./validate.ts";
 
 export interface ImportOptions {
   client: OisrClient;
@@ -31,6 +32,17 @@ export interface ImportOptions {
   signal?: AbortSignal | undefined;
   onProgress?: ((counters: Counters) => void) | undefined;
   onAcknowledged?: ((batchIndex: number, requestId: string) => void) | undefined;
+  /** Checks items before they are sent (see validate.ts); invalid ones are reported, not sent. */
+  validator?: ItemValidator | undefined;
+}
+
+async function* validated(events: AsyncIterable<SourceEvent>, validator: ItemValidator | undefined) {
+  for await (const event of events) {
+    const errors = event.kind === "item" && validator ? validator(event) : [];
+    yield errors.length > 0
+      ? ({ kind: "invalid", line: event.line, errors, bytes: event.bytes } as const)
+      : event;
+  }
 }
 
 export interface Counters {
@@ -64,10 +76,16 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const batchSize = options.batchSize ?? 500;
   const concurrency = options.concurrency ?? 4;
   const deadRetries = options.deadRetries ?? 2;
-  const file = await realpath(options.file);
+  const file = await realpath(options.file).catch((error: NodeJS.ErrnoException) => {
+    throw new UsageError(`cannot read ${options.file}: ${error.code ?? error.message}`);
+  });
   const format = formatOf(file, options.format);
   const statePath = options.statePath ?? `${options.file}.oisr-state.json`;
-  const store = await openState(statePath, { file, kind, format, batch_size: batchSize }, options.fresh ?? false);
+  const store = await openState(
+    statePath,
+    { file, kind, format, batch_size: batchSize },
+    options.fresh ?? false,
+  );
   const { state } = store;
   const root = BODY_ROOT[kind];
 
@@ -84,7 +102,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   const progress = () => options.onProgress?.({ ...counters });
   const invalid: Failure[] = [];
   const onInvalid = (event: SourceInvalid) => {
-    invalid.push({ line: event.line, pointer: event.pointer, code: event.code, message: event.message });
+    invalid.push(...event.errors);
     counters.read += 1;
     counters.failed += 1;
   };
@@ -99,10 +117,18 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
   let complete = true;
 
   /** Sets aside the items the errors name; with none named, every item sent fails with them. */
-  const applyErrors = (entry: BatchState, errors: readonly ApiItemError[], sent: SentItem[], requestId?: string) => {
+  const applyErrors = (
+    entry: BatchState,
+    errors: readonly ApiItemError[],
+    sent: SentItem[],
+    requestId?: string,
+  ) => {
     const { byItem, unmapped } = mapErrors(errors, root, sent, requestId);
     if (byItem.size === 0) {
-      const reasons = unmapped.length > 0 ? unmapped : [{ pointer: "", code: "request_failed", message: "the request failed" }];
+      const reasons =
+        unmapped.length > 0
+          ? unmapped
+          : [{ pointer: "", code: "request_failed", message: "the request failed" }];
       for (const item of sent) {
         entry.excluded.push(item.batchIndex);
         counters.failed += 1;
@@ -146,7 +172,15 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       return;
     }
     if (!entry) {
-      entry = { content, item_count: batch.items.length, excluded: [], attempt: 0, done: false, succeeded: 0, failures: [] };
+      entry = {
+        content,
+        item_count: batch.items.length,
+        excluded: [],
+        attempt: 0,
+        done: false,
+        succeeded: 0,
+        failures: [],
+      };
       state.batches[batch.index] = entry;
     }
     counters.failed += entry.excluded.length;
@@ -161,9 +195,16 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
 
     while (true) {
       const excluded = new Set(entry.excluded);
-      const sending = batch.items.map((item, batchIndex) => ({ ...item, batchIndex })).filter((i) => !excluded.has(i.batchIndex));
+      const sending = batch.items
+        .map((item, batchIndex) => ({ ...item, batchIndex }))
+        .filter((i) => !excluded.has(i.batchIndex));
       if (sending.length === 0) break;
-      const key = idempotencyKey(file, batch.index, entry.attempt, sending.map((i) => i.json));
+      const key = idempotencyKey(
+        file,
+        batch.index,
+        entry.attempt,
+        sending.map((i) => i.json),
+      );
       if (entry.key !== key || entry.request_id === undefined) {
         if (stop.signal.aborted) {
           complete = false;
@@ -174,7 +215,12 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
         progress();
         let ack: { request_id: string };
         try {
-          ack = await send(client, kind, sending.map((i) => i.item), key);
+          ack = await send(
+            client,
+            kind,
+            sending.map((i) => i.item),
+            key,
+          );
         } catch (error) {
           if (error instanceof ValidationError) {
             applyErrors(entry, error.errors, sending);
@@ -183,7 +229,9 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
             continue;
           }
           if (error instanceof ConflictError) {
-            throw new Error(`idempotency key ${key} of batch ${batch.index} was used with another body`, { cause: error });
+            throw new Error(`idempotency key ${key} of batch ${batch.index} was used with another body`, {
+              cause: error,
+            });
           }
           throw error;
         }
@@ -222,7 +270,10 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       } else if (entry.attempt < deadRetries) {
         entry.attempt += 1;
       } else {
-        const error = record.error ?? { code: "processing_failed", message: "the request could not be processed" };
+        const error = record.error ?? {
+          code: "processing_failed",
+          message: "the request could not be processed",
+        };
         applyErrors(entry, [{ pointer: "", ...error }], sending, record.request_id);
       }
       await store.save();
@@ -233,7 +284,11 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     progress();
   };
 
-  const batches = toBatches(openSource(kind, format, file), batchSize, onInvalid);
+  const batches = toBatches(
+    validated(openSource(kind, format, file), options.validator),
+    batchSize,
+    onInvalid,
+  );
   const worker = async () => {
     while (!stop.signal.aborted) {
       const next = await batches.next();

@@ -1,6 +1,6 @@
 // Groups consecutive CSV records that share a key (an order's rows, a snapshot's rows) into one item.
 import { type CsvError, type CsvRecord, isCsvError, readCsv } from "./csv.ts";
-import type { SourceEvent } from "./types.ts";
+import { invalid, type SourceEvent } from "./types.ts";
 
 export interface Group {
   records: CsvRecord[];
@@ -23,12 +23,12 @@ export async function* readCsvGroups(
   let groupKey: string | undefined;
   for await (const record of readCsv(path) as AsyncGenerator<CsvRecord | CsvError>) {
     if (isCsvError(record)) {
-      yield { kind: "invalid", line: record.line, pointer: "", code: "invalid_csv", message: record.message, bytes: record.bytes };
+      yield invalid(record.line, "invalid_csv", record.message, record.bytes);
       continue;
     }
     const key = keyOf(record);
     if (key === undefined) {
-      yield { kind: "invalid", line: record.line, pointer: "", code: "missing_key", message: "the row lacks the column that groups rows", bytes: record.bytes };
+      yield invalid(record.line, "missing_key", "the row lacks the column that groups rows", record.bytes);
       continue;
     }
     let split = false;

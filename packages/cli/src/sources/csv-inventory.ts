@@ -3,7 +3,7 @@
 // mode form one snapshot, split every 10,000 rows (the API's limit per snapshot); a `full`
 // snapshot cannot be split, so a larger one is reported instead of being sent.
 import { type Group, integer, readCsvGroups } from "./csv-groups.ts";
-import type { SourceEvent } from "./types.ts";
+import { invalid, type SourceEvent } from "./types.ts";
 
 export const MAX_SNAPSHOT_ITEMS = 10_000;
 
@@ -11,14 +11,13 @@ function buildSnapshot(group: Group): SourceEvent {
   const first = group.records[0];
   const { location_id, as_of, mode = "partial" } = first?.values ?? {};
   if (mode === "full" && group.split) {
-    return {
-      kind: "invalid",
-      line: first?.line ?? 0,
-      pointer: "/items",
-      code: "snapshot_too_large",
-      message: `a full snapshot holds at most ${MAX_SNAPSHOT_ITEMS} rows and cannot be split`,
-      bytes: group.bytes,
-    };
+    return invalid(
+      first?.line ?? 0,
+      "snapshot_too_large",
+      `a full snapshot holds at most ${MAX_SNAPSHOT_ITEMS} rows and cannot be split`,
+      group.bytes,
+      "/items",
+    );
   }
   const items = group.records.map(({ values }) => {
     const item: Record<string, unknown> = {};

@@ -5,7 +5,7 @@
 // the first; two different values for one order are an error.
 import type { CsvRecord } from "./csv.ts";
 import { type Group, integer, readCsvGroups, setPath } from "./csv-groups.ts";
-import type { SourceEvent } from "./types.ts";
+import { invalid, type SourceEvent } from "./types.ts";
 
 const LINE_COLUMNS: Record<string, string> = {
   line_id: "line_id",
@@ -29,14 +29,13 @@ function buildOrder(group: Group): SourceEvent {
       }
       const seen = orderFields[column];
       if (seen !== undefined && seen !== value) {
-        return {
-          kind: "invalid",
-          line: record.line,
-          pointer: `/${column.replaceAll(".", "/")}`,
-          code: "inconsistent_order_field",
-          message: `"${column}" is "${value}" here but "${seen}" on line ${first.line} of the same order`,
-          bytes: group.bytes,
-        };
+        return invalid(
+          record.line,
+          "inconsistent_order_field",
+          `"${column}" is "${value}" here but "${seen}" on line ${first.line} of the same order`,
+          group.bytes,
+          `/${column.replaceAll(".", "/")}`,
+        );
       }
       orderFields[column] = value;
     }

@@ -16,14 +16,32 @@ export interface SourceItem {
   bytes: number;
 }
 
-export interface SourceInvalid {
-  kind: "invalid";
+/** One reason an item failed, at a file line. */
+export interface LineError {
+  /** 1-based line in the file. */
   line: number;
-  /** Pointer into the item, "" when the whole line is unusable. */
+  /** JSON Pointer into the item, "" when the whole item or line is unusable. */
   pointer: string;
   code: string;
   message: string;
+}
+
+export interface SourceInvalid {
+  kind: "invalid";
+  /** The item's (first) line. */
+  line: number;
+  errors: LineError[];
   bytes: number;
+}
+
+export function invalid(
+  line: number,
+  code: string,
+  message: string,
+  bytes: number,
+  pointer = "",
+): SourceInvalid {
+  return { kind: "invalid", line, errors: [{ line, pointer, code, message }], bytes };
 }
 
 export type SourceEvent = SourceItem | SourceInvalid;

@@ -2,13 +2,16 @@
 // worker script into your public folder once: `npx msw init public/`.
 import { type SetupWorker, type StartOptions, setupWorker } from "msw/browser";
 import { createMock } from "../mock.ts";
-import type { Mock } from "../public-types.ts";
 import type { MockOptions } from "../options.ts";
+import type { Mock } from "../public-types.ts";
 
 export interface MockWorker extends Mock {
   worker: SetupWorker;
-  /** Registers the service worker and starts intercepting (msw's `worker.start`). */
-  start(options?: StartOptions): Promise<unknown>;
+  /**
+   * Registers the service worker and starts intercepting (msw's `worker.start`);
+   * `onUnhandledRequest` (msw 2's name) is taken as `onUnhandledFrame`.
+   */
+  start(options?: StartOptions & { onUnhandledRequest?: StartOptions["onUnhandledFrame"] }): Promise<unknown>;
   stop(): void;
 }
 
@@ -17,7 +20,7 @@ export interface MockWorker extends Mock {
  *
  * @example
  * const api = setupMockWorker({ baseUrl: "/api/v2" });
- * await api.start({ onUnhandledRequest: "bypass" });
+ * await api.start({ onUnhandledFrame: "bypass" });
  */
 export function setupMockWorker(options: MockOptions = {}): MockWorker {
   const mock = createMock(options);
@@ -25,7 +28,15 @@ export function setupMockWorker(options: MockOptions = {}): MockWorker {
   return {
     ...mock,
     worker,
-    start: (startOptions) => worker.start(startOptions),
+    start: (startOptions = {}) => {
+      const { onUnhandledRequest, ...rest } = startOptions;
+      return worker.start({
+        ...rest,
+        ...(onUnhandledRequest !== undefined && rest.onUnhandledFrame === undefined
+          ? { onUnhandledFrame: onUnhandledRequest }
+          : {}),
+      });
+    },
     stop: () => worker.stop(),
   };
 }

@@ -31,7 +31,7 @@ export async function readJsonBody(request: Request): Promise<ParsedBody> {
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   if (bytes.byteLength === 0) return { value: {}, parsed: true };
   const text = new TextDecoder().decode(bytes);
-  const first = /^[\x20\x09\x0a\x0d]*(.)/.exec(text)?.[1];
+  const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1];
   if (first !== "{" && first !== "[") throw malformed();
   try {
     return { value: JSON.parse(text), parsed: true };

@@ -1,6 +1,6 @@
 // The operation table, read from the OpenAPI document: which operation a method and path name,
 // or why none does (404 unknown path, 405 with the path's methods in `Allow`).
-import { notFound, HttpProblem } from "./problem.ts";
+import { HttpProblem, notFound } from "./problem.ts";
 
 export interface SpecParameter {
   name: string;

@@ -56,5 +56,7 @@ export function problemBody(problem: HttpProblem, traceId: string): Record<strin
 
 export const notFound = (detail = "No such resource or path.") => new HttpProblem(404, "not_found", detail);
 
-export const validationFailed = (errors: FieldError[], detail = "The request does not match the API schema.") =>
-  new HttpProblem(400, "validation_failed", detail, { errors });
+export const validationFailed = (
+  errors: FieldError[],
+  detail = "The request does not match the API schema.",
+) => new HttpProblem(400, "validation_failed", detail, { errors });

@@ -2,7 +2,9 @@
 // server's validator (express-openapi-validator) sets it up, so both answer the same
 // `validation_failed` problems: query parameters coerced from strings, unknown or empty query
 // parameters refused first, errors as `{pointer, code: the failed keyword, message}`, body pointers
-// without a `/body` prefix, parameters as `/query/…`, `/params/…`, `/headers/…`.
+// without a `/body` prefix, parameters as `/query/…`, `/params/…`, `/headers/…`. Unlike the
+// validator's defaults, every problem is listed and pointers are escaped per RFC 6901, as the
+// contract asks.
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import * as formatsModule from "ajv-formats";
 import type { Operation } from "./operations.ts";
@@ -42,7 +44,8 @@ function newAjv(coerceTypes: boolean): Ajv2020 {
     coerceTypes,
     useDefaults: true,
     removeAdditional: false,
-    allErrors: false,
+    // Every problem of a request, not only the first (the contract's `errors` "lists each problem").
+    allErrors: true,
   });
   addFormats(ajv, { mode: "fast" });
   return ajv;
@@ -54,7 +57,8 @@ function rebase(schema: unknown): unknown {
   if (schema === null || typeof schema !== "object") return schema;
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(schema)) {
-    out[key] = key === "$ref" && typeof value === "string" && value.startsWith("#/") ? SPEC_ID + value : rebase(value);
+    out[key] =
+      key === "$ref" && typeof value === "string" && value.startsWith("#/") ? SPEC_ID + value : rebase(value);
   }
   return out;
 }
@@ -64,13 +68,18 @@ function objectSchema(properties: Record<string, unknown>, required: string[]): 
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
+/** RFC 6901: `~` is `~0` and `/` is `~1` inside a reference token. */
+const escapeToken = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+
 function toFieldErrors(errors: ErrorObject[]): FieldError[] {
   return errors.map((e) => {
-    const params = e.params as { missingProperty?: string; additionalProperty?: string; allowedValues?: unknown[] };
-    const path =
-      (params.missingProperty && `${e.instancePath}/${params.missingProperty}`) ||
-      (params.additionalProperty && `${e.instancePath}/${params.additionalProperty}`) ||
-      e.instancePath;
+    const params = e.params as {
+      missingProperty?: string;
+      additionalProperty?: string;
+      allowedValues?: unknown[];
+    };
+    const member = params.missingProperty ?? params.additionalProperty;
+    const path = member === undefined ? e.instancePath : `${e.instancePath}/${escapeToken(member)}`;
     const message =
       e.keyword === "enum" && params.allowedValues
         ? `${e.message}: ${params.allowedValues.join(", ")}`
@@ -117,7 +126,13 @@ export class SpecValidator {
       },
     });
     const body = this.#body.compile({
-      properties: { query: {}, headers: {}, params: {}, cookies: {}, body: op.bodySchema ? rebase(op.bodySchema) : {} },
+      properties: {
+        query: {},
+        headers: {},
+        params: {},
+        cookies: {},
+        body: op.bodySchema ? rebase(op.bodySchema) : {},
+      },
       ...(op.bodySchema && op.bodyRequired ? { required: ["body"] } : {}),
     });
     const validators = { general, body, queryNames: new Set(Object.keys(groups.query ?? {})) };
@@ -133,11 +148,17 @@ export class SpecValidator {
     const v = this.#validators(op);
     for (const [name, value] of Object.entries(parts.query)) {
       if (!v.queryNames.has(name)) {
-        throw validationFailed([{ pointer: `/query/${name}`, code: "invalid", message: `Unknown query parameter '${name}'` }]);
+        throw validationFailed([
+          { pointer: `/query/${name}`, code: "invalid", message: `Unknown query parameter '${name}'` },
+        ]);
       }
       if (value === "") {
         throw validationFailed([
-          { pointer: `/query/${name}`, code: "invalid", message: `Empty value found for query parameter '${name}'` },
+          {
+            pointer: `/query/${name}`,
+            code: "invalid",
+            message: `Empty value found for query parameter '${name}'`,
+          },
         ]);
       }
     }

@@ -18,7 +18,8 @@ export const ADMIN_PREFIX = "/__mock";
 export async function handleAdmin(mock: Mock, request: Request, name: string): Promise<Response> {
   const { controls } = mock;
   const url = new URL(request.url);
-  const body: Json = request.method === "POST" ? ((await request.json().catch(() => ({}))) as Json) ?? {} : {};
+  const body: Json =
+    request.method === "POST" ? (((await request.json().catch(() => ({}))) as Json) ?? {}) : {};
   const str = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : undefined);
   const q = (key: string) => url.searchParams.get(key) ?? undefined;
   try {
@@ -27,14 +28,20 @@ export async function handleAdmin(mock: Mock, request: Request, name: string): P
         controls.reset();
         return json(204, undefined);
       case "POST seed":
-        return json(200, controls.seed((body.data ?? {}) as never, { token: str("token"), events: body.events === true }));
+        return json(
+          200,
+          controls.seed((body.data ?? {}) as never, { token: str("token"), events: body.events === true }),
+        );
       case "POST accounts":
         return json(201, controls.createAccount(str("name")));
       case "POST tokens/revoke":
         controls.revokeToken(String(body.token));
         return json(204, undefined);
       case "GET clock":
-        return json(200, { now: new Date(controls.clock.now()).toISOString(), frozen: controls.clock.frozen });
+        return json(200, {
+          now: new Date(controls.clock.now()).toISOString(),
+          frozen: controls.clock.frozen,
+        });
       case "POST clock/advance":
         controls.clock.advance(Number(body.ms));
         return json(200, { now: new Date(controls.clock.now()).toISOString() });
@@ -81,7 +88,10 @@ export async function handleAdmin(mock: Mock, request: Request, name: string): P
       case "GET events":
         return json(200, controls.events({ token: q("token"), type: q("type") }));
       case "GET requests":
-        return json(200, controls.requests({ token: q("token"), status: q("status"), kind: q("kind") as IngestKind }));
+        return json(
+          200,
+          controls.requests({ token: q("token"), status: q("status"), kind: q("kind") as IngestKind }),
+        );
       default:
         return json(404, { error: `no control ${request.method} ${ADMIN_PREFIX}/${name}` });
     }

@@ -3,17 +3,22 @@
 import type { SharedOptions } from "msw";
 import { type SetupServer, setupServer } from "msw/node";
 import { createMock } from "../mock.ts";
-import type { Mock } from "../public-types.ts";
 import type { MockOptions } from "../options.ts";
+import type { Mock } from "../public-types.ts";
 
 export type { StandaloneOptions, StandaloneServer } from "./standalone.ts";
 export { startMockServer } from "./standalone.ts";
+
+/** msw's listen options; `onUnhandledRequest` (msw 2's name) is taken as msw 3's `onUnhandledFrame`. */
+export type MockListenOptions = Partial<SharedOptions> & {
+  onUnhandledRequest?: SharedOptions["onUnhandledFrame"];
+};
 
 export interface MockServer extends Mock {
   /** The msw server, for `server.use(...)` overrides and life-cycle events. */
   server: SetupServer;
   /** Starts intercepting (msw's `server.listen`). */
-  listen(options?: Partial<SharedOptions>): void;
+  listen(options?: MockListenOptions): void;
   /** Stops intercepting (msw's `server.close`). */
   close(): void;
 }
@@ -33,7 +38,16 @@ export function setupMockServer(options: MockOptions = {}): MockServer {
   return {
     ...mock,
     server,
-    listen: (listenOptions) => server.listen(listenOptions),
+    listen: (listenOptions = {}) => {
+      const { onUnhandledRequest, ...rest } = listenOptions;
+      // msw 3 silently ignores the old name; honour it rather than let a test lose its safety net.
+      server.listen({
+        ...rest,
+        ...(onUnhandledRequest !== undefined && rest.onUnhandledFrame === undefined
+          ? { onUnhandledFrame: onUnhandledRequest }
+          : {}),
+      });
+    },
     close: () => server.close(),
   };
 }

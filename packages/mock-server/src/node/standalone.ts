@@ -4,8 +4,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { getResponse } from "msw";
 import { createMock } from "../mock.ts";
-import type { Mock } from "../public-types.ts";
 import type { MockOptions } from "../options.ts";
+import type { Mock } from "../public-types.ts";
 import { ADMIN_PREFIX, handleAdmin } from "./admin.ts";
 
 export interface StandaloneOptions extends Omit<MockOptions, "baseUrl"> {
@@ -58,7 +58,10 @@ function notFound(): Response {
       trace_id: traceId,
       code: "not_found",
     }),
-    { status: 404, headers: { "content-type": "application/problem+json; charset=utf-8", "x-trace-id": traceId } },
+    {
+      status: 404,
+      headers: { "content-type": "application/problem+json; charset=utf-8", "x-trace-id": traceId },
+    },
   );
 }
 
@@ -91,10 +94,18 @@ export async function startMockServer(options: StandaloneOptions = {}): Promise<
         if (value === undefined) continue;
         for (const v of Array.isArray(value) ? value : [value]) headers.append(name, v);
       }
-      const request = new Request(target, { method: req.method, headers, body: body as BodyInit | undefined });
+      const request = new Request(target, {
+        method: req.method,
+        headers,
+        body: body as BodyInit | undefined,
+      });
       const head = req.method === "HEAD";
       if (admin && (target.pathname === ADMIN_PREFIX || target.pathname.startsWith(`${ADMIN_PREFIX}/`))) {
-        return await send(res, await handleAdmin(mock, request, target.pathname.slice(ADMIN_PREFIX.length + 1)), head);
+        return await send(
+          res,
+          await handleAdmin(mock, request, target.pathname.slice(ADMIN_PREFIX.length + 1)),
+          head,
+        );
       }
       const response = await getResponse(mock.handlers, request);
       await send(res, response ?? notFound(), head);

@@ -1,10 +1,11 @@
 // What a route handler gets: the authenticated account, validated inputs, and the mock's parts.
 import type { Clock } from "../clock.ts";
+import type { CursorCodec } from "../http/cursor.ts";
 import type { ResolvedOptions } from "../options.ts";
+import type { Scenarios } from "../scenarios.ts";
 import type { Account } from "../store/account.ts";
 import type { Processor } from "../store/processor.ts";
 import type { MockStore } from "../store/store.ts";
-import type { Scenarios } from "../scenarios.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
 
 export interface Runtime {
@@ -14,6 +15,7 @@ export interface Runtime {
   processor: Processor;
   webhooks: WebhookDispatcher;
   scenarios: Scenarios;
+  cursors: CursorCodec;
 }
 
 export interface RouteContext {
@@ -37,10 +39,17 @@ export interface RouteResult {
 
 export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
 
-export const ok = (body: unknown, headers?: Record<string, string>): RouteResult => ({ status: 200, body, headers });
+export const ok = (body: unknown, headers?: Record<string, string>): RouteResult => ({
+  status: 200,
+  body,
+  headers,
+});
 
 /** The filters of a list call as strings (absent ones undefined), in the order given. */
-export function stringFilters(query: Record<string, unknown>, names: readonly string[]): Record<string, string | undefined> {
+export function stringFilters(
+  query: Record<string, unknown>,
+  names: readonly string[],
+): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const name of names) out[name] = typeof query[name] === "string" ? (query[name] as string) : undefined;
   return out;

@@ -1,17 +1,23 @@
 // GET /orders and GET /returns (change feeds: each resource at the position of its latest change),
 // GET /orders/{identifier}, GET /returns/{return_id}, and GET /inventory (keyset by location, sku).
-import { resolveOrder, resolveReturn, type InventoryLevel, type Order, type Return } from "@oisr/domain";
-import { decodeCursor, encodeCursor, type Filters } from "../http/cursor.ts";
+import { type InventoryLevel, type Order, type Return, resolveOrder, resolveReturn } from "@oisr/domain";
+import type { CursorCodec, Filters } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
 import type { FeedPosition } from "../store/account.ts";
 import { limitOf, ok, type RouteContext, type RouteHandler, stringFilters } from "./context.ts";
 
 /** A feed page from `limit + 1` rows; an empty page keeps the position it was asked from. */
-function feedPage<T>(rows: { seq: number; body: T }[], limit: number, after: number, filters: Filters) {
+async function feedPage<T>(
+  cursors: CursorCodec,
+  rows: { seq: number; body: T }[],
+  limit: number,
+  after: number,
+  filters: Filters,
+) {
   const page = rows.slice(0, limit);
   return {
     data: page.map((r) => r.body),
-    next_cursor: encodeCursor(page.at(-1)?.seq ?? after, filters),
+    next_cursor: await cursors.encode(page.at(-1)?.seq ?? after, filters),
     has_more: rows.length > limit,
   };
 }
@@ -35,10 +41,14 @@ function feed<T extends { updated_at: string }>(
   return rows.sort((a, b) => a.seq - b.seq).slice(0, limit);
 }
 
-const listOrders: RouteHandler = (ctx: RouteContext) => {
-  const filters = stringFilters(ctx.query, ["status", "source", "updated_since"]);
+const listOrders: RouteHandler = async (ctx: RouteContext) => {
+  const decoded = await ctx.runtime.cursors.decode<number>(
+    ctx.query.cursor as string | undefined,
+    stringFilters(ctx.query, ["status", "source", "updated_since"]),
+  );
+  const filters = decoded.filters as Record<string, string | undefined>;
   const limit = limitOf(ctx.query);
-  const after = decodeCursor<number>(ctx.query.cursor as string | undefined, filters) ?? 0;
+  const after = decoded.position ?? 0;
   const state = ctx.account.state;
   const rows = feed<Order>(
     ctx.account.orderFeed,
@@ -50,13 +60,17 @@ const listOrders: RouteHandler = (ctx: RouteContext) => {
       since(o.updated_at, filters.updated_since),
     limit + 1,
   );
-  return ok(feedPage(rows, limit, after, filters));
+  return ok(await feedPage(ctx.runtime.cursors, rows, limit, after, filters));
 };
 
-const listReturns: RouteHandler = (ctx) => {
-  const filters = stringFilters(ctx.query, ["status", "order_id", "updated_since"]);
+const listReturns: RouteHandler = async (ctx) => {
+  const decoded = await ctx.runtime.cursors.decode<number>(
+    ctx.query.cursor as string | undefined,
+    stringFilters(ctx.query, ["status", "order_id", "updated_since"]),
+  );
+  const filters = decoded.filters as Record<string, string | undefined>;
   const limit = limitOf(ctx.query);
-  const after = decodeCursor<number>(ctx.query.cursor as string | undefined, filters) ?? 0;
+  const after = decoded.position ?? 0;
   const state = ctx.account.state;
   const rows = feed<Return>(
     ctx.account.returnFeed,
@@ -64,11 +78,13 @@ const listReturns: RouteHandler = (ctx) => {
     after,
     (r) =>
       (filters.status === undefined || r.status === filters.status) &&
-      (filters.order_id === undefined || r.order_id === filters.order_id || r.order_external_id === filters.order_id) &&
+      (filters.order_id === undefined ||
+        r.order_id === filters.order_id ||
+        r.order_external_id === filters.order_id) &&
       since(r.updated_at, filters.updated_since),
     limit + 1,
   );
-  return ok(feedPage(rows, limit, after, filters));
+  return ok(await feedPage(ctx.runtime.cursors, rows, limit, after, filters));
 };
 
 const getOrder: RouteHandler = (ctx) => {
@@ -88,10 +104,14 @@ const getReturn: RouteHandler = (ctx) => {
 const compareKeys = (a: [string, string], b: [string, string]) =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
-const listInventory: RouteHandler = (ctx) => {
-  const filters = stringFilters(ctx.query, ["location_id", "sku"]);
+const listInventory: RouteHandler = async (ctx) => {
+  const decoded = await ctx.runtime.cursors.decode<[string, string]>(
+    ctx.query.cursor as string | undefined,
+    stringFilters(ctx.query, ["location_id", "sku"]),
+  );
+  const filters = decoded.filters as Record<string, string | undefined>;
   const limit = limitOf(ctx.query);
-  const after = decodeCursor<[string, string]>(ctx.query.cursor as string | undefined, filters);
+  const after = decoded.position;
   const rows = ctx.account.state
     .allInventoryLevels()
     .filter(
@@ -106,7 +126,10 @@ const listInventory: RouteHandler = (ctx) => {
   const last = page.at(-1);
   return ok({
     data: page,
-    next_cursor: encodeCursor(last ? [last.location_id, last.sku] : (after ?? ["", ""]), filters),
+    next_cursor: await ctx.runtime.cursors.encode(
+      last ? [last.location_id, last.sku] : (after ?? ["", ""]),
+      filters,
+    ),
     has_more: rows.length > limit,
   });
 };

@@ -1,8 +1,8 @@
 // POST /ingest/*: validated (before this runs), stored, answered 202 at once; the processor
 // applies it later. Idempotency keys are scoped to account, endpoint as called, and key, for 24 h.
-import { resolveReturn, type IngestKind } from "@oisr/domain";
-import { uuidv7 } from "../ids.ts";
+import { type IngestKind, resolveReturn } from "@oisr/domain";
 import { HttpProblem } from "../http/problem.ts";
+import { uuidv7 } from "../ids.ts";
 import type { RequestEntry } from "../store/account.ts";
 import { basePath, type RouteContext, type RouteHandler, type RouteResult } from "./context.ts";
 

@@ -1,6 +1,5 @@
 // GET /requests (newest first) and GET /requests/{request_id}. Records older than the retention
 // period are gone, as after the server's purge.
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { type RequestEntry, toRequestRecord } from "../store/account.ts";
 import { limitOf, ok, type RouteContext, type RouteHandler } from "./context.ts";
@@ -11,13 +10,14 @@ function retained(ctx: RouteContext, entry: RequestEntry): boolean {
   return ctx.runtime.clock.now() - entry.acceptedAt <= ctx.runtime.options.requestRetentionMs;
 }
 
-const listRequests: RouteHandler = (ctx) => {
-  const filters = {
+const listRequests: RouteHandler = async (ctx) => {
+  const decoded = await ctx.runtime.cursors.decode<number>(ctx.query.cursor as string | undefined, {
     status: ctx.query.status as string | undefined,
     kind: ctx.query.kind as string | undefined,
-  };
+  });
+  const filters = decoded.filters as { status?: string; kind?: string };
   const limit = limitOf(ctx.query);
-  const before = decodeCursor<number>(ctx.query.cursor as string | undefined, filters);
+  const before = decoded.position;
   const final = (e: RequestEntry) => e.status === "succeeded" || e.status === "failed" || e.status === "dead";
   const rows = ctx.account.requests
     .filter(
@@ -34,7 +34,7 @@ const listRequests: RouteHandler = (ctx) => {
   return ok({
     data: page.map(toRequestRecord),
     // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
-    next_cursor: encodeCursor(last ? last.seq : (before ?? 0), filters),
+    next_cursor: await ctx.runtime.cursors.encode(last ? last.seq : (before ?? 0), filters),
     has_more: rows.length > limit,
   });
 };
@@ -42,7 +42,8 @@ const listRequests: RouteHandler = (ctx) => {
 const getRequest: RouteHandler = (ctx) => {
   const id = ctx.params.request_id ?? "";
   const entry = UUID.test(id) ? ctx.account.requestById.get(id.toLowerCase()) : undefined;
-  if (!entry || !retained(ctx, entry)) throw new HttpProblem(404, "not_found", `No request ${id} in this account.`);
+  if (!entry || !retained(ctx, entry))
+    throw new HttpProblem(404, "not_found", `No request ${id} in this account.`);
   return ok(toRequestRecord(entry));
 };
 

@@ -1,9 +1,8 @@
 // /webhook_subscriptions*: subscriptions, secret rotation, test events and the attempt history.
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { type Subscription, toDelivery, toSubscription } from "../store/account.ts";
-import { checkWebhookUrl } from "../webhooks/url-check.ts";
 import { generateSecret } from "../webhooks/signing.ts";
+import { checkWebhookUrl } from "../webhooks/url-check.ts";
 import { basePath, limitOf, ok, type RouteContext, type RouteHandler } from "./context.ts";
 
 interface SubscriptionPatch {
@@ -25,14 +24,16 @@ function checkUrl(ctx: RouteContext, url: string): void {
 function found(ctx: RouteContext): Subscription {
   const id = ctx.params.subscription_id ?? "";
   const subscription = ctx.account.subscriptions.get(id);
-  if (!subscription) throw new HttpProblem(404, "not_found", `No webhook subscription ${id} in this account.`);
+  if (!subscription)
+    throw new HttpProblem(404, "not_found", `No webhook subscription ${id} in this account.`);
   return subscription;
 }
 
 /** A newest-first page keyed by id; an empty page keeps the position it was asked from. */
-function page<R extends { id: string }, T>(ctx: RouteContext, rows: R[], map: (row: R) => T) {
+async function page<R extends { id: string }, T>(ctx: RouteContext, rows: R[], map: (row: R) => T) {
   const limit = limitOf(ctx.query);
-  const before = decodeCursor<string>(ctx.query.cursor as string | undefined, {}) || null;
+  const before =
+    (await ctx.runtime.cursors.decode<string>(ctx.query.cursor as string | undefined, {})).position || null;
   const sorted = rows
     .filter((r) => before === null || r.id < before)
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
@@ -40,7 +41,7 @@ function page<R extends { id: string }, T>(ctx: RouteContext, rows: R[], map: (r
   const data = sorted.slice(0, limit);
   return {
     data: data.map(map),
-    next_cursor: encodeCursor(data.at(-1)?.id ?? before ?? "", {}),
+    next_cursor: await ctx.runtime.cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
     has_more: sorted.length > limit,
   };
 }
@@ -71,8 +72,8 @@ const createWebhookSubscription: RouteHandler = (ctx) => {
   };
 };
 
-const listWebhookSubscriptions: RouteHandler = (ctx) =>
-  ok(page(ctx, [...ctx.account.subscriptions.values()], (s) => toSubscription(s)));
+const listWebhookSubscriptions: RouteHandler = async (ctx) =>
+  ok(await page(ctx, [...ctx.account.subscriptions.values()], (s) => toSubscription(s)));
 
 const getWebhookSubscription: RouteHandler = (ctx) => ok(toSubscription(found(ctx)));
 
@@ -100,7 +101,8 @@ const deleteWebhookSubscription: RouteHandler = (ctx) => {
   const s = found(ctx);
   ctx.account.subscriptions.delete(s.id);
   const deliveries = ctx.account.deliveries;
-  for (let i = deliveries.length - 1; i >= 0; i--) if (deliveries[i]?.subscriptionId === s.id) deliveries.splice(i, 1);
+  for (let i = deliveries.length - 1; i >= 0; i--)
+    if (deliveries[i]?.subscriptionId === s.id) deliveries.splice(i, 1);
   return { status: 204 };
 };
 
@@ -115,9 +117,15 @@ const testWebhookSubscription: RouteHandler = (ctx) => {
   return { status: 202, body: toDelivery(delivery) };
 };
 
-const listWebhookDeliveries: RouteHandler = (ctx) => {
+const listWebhookDeliveries: RouteHandler = async (ctx) => {
   const s = found(ctx);
-  return ok(page(ctx, ctx.account.deliveries.filter((d) => d.subscriptionId === s.id), toDelivery));
+  return ok(
+    await page(
+      ctx,
+      ctx.account.deliveries.filter((d) => d.subscriptionId === s.id),
+      toDelivery,
+    ),
+  );
 };
 
 export const webhookRoutes: Record<string, RouteHandler> = {

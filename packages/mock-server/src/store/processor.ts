@@ -114,7 +114,8 @@ export class Processor {
     if (entry.scenario?.outcome === "failed") {
       entry.status = "failed";
       entry.errors = entry.scenario.errors;
-      return complete();
+      complete();
+      return;
     }
     let transient = entry.scenario?.outcome === "dead";
     if (!transient) {
@@ -129,7 +130,8 @@ export class Processor {
         if (outcome.status === "failed") {
           entry.status = "failed";
           entry.errors = outcome.errors;
-          return complete();
+          complete();
+          return;
         }
         account.applyChanges(outcome.changes);
         entry.status = "succeeded";
@@ -145,7 +147,8 @@ export class Processor {
     entry.error = DEAD_ERROR;
     if (entry.attempts >= this.#options.maxAttempts) {
       entry.status = "dead";
-      return complete();
+      complete();
+      return;
     }
     waiting.add(entry);
     entry.dueAt = now + this.#options.retryDelayMs * 2 ** (entry.attempts - 1);

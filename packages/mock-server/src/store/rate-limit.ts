@@ -87,7 +87,11 @@ export class RateWindows {
       const bestLimit = scopes[best]?.limit ?? 0;
       if (limit - (used[i] ?? 0) < bestLimit - (used[best] ?? 0)) best = i;
     });
-    if (!ok) best = Math.max(0, scopes.findIndex(({ limit }, i) => (used[i] ?? 0) >= limit));
+    if (!ok)
+      best = Math.max(
+        0,
+        scopes.findIndex(({ limit }, i) => (used[i] ?? 0) >= limit),
+      );
     const limit = scopes[best]?.limit ?? 0;
     return {
       allowed: ok,

@@ -9,6 +9,7 @@ export type IdPrefix = "acc" | "ord" | "shp" | "ret" | "dsp" | "whs" | "evt" | "
 
 interface TokenEntry {
   accountId: string;
+  accountName: string;
   revoked: boolean;
 }
 
@@ -34,11 +35,21 @@ export class MockStore {
     return ++this.#requestSeq;
   }
 
-  /** The account of a live token (made on first use of a new `oisr_` token); null when refused. */
-  authenticate(token: string): Account | null {
+  /**
+   * The account of a live token; a new `oisr_` token becomes an account of its own when `create`
+   * is true. Null when refused.
+   */
+  authenticate(token: string, create = true): Account | null {
     const entry = this.#tokens.get(token);
-    if (entry) return entry.revoked ? null : (this.accounts.get(entry.accountId) ?? null);
-    if (!token.startsWith("oisr_")) return null;
+    if (entry) {
+      if (entry.revoked) return null;
+      // After a reset the token still names its (now empty) account.
+      return (
+        this.accounts.get(entry.accountId) ??
+        this.#addAccount(new Account(entry.accountId, entry.accountName))
+      );
+    }
+    if (!create || !token.startsWith("oisr_")) return null;
     return this.#newAccount("mock", token);
   }
 
@@ -57,9 +68,10 @@ export class MockStore {
 
   /** Another token for an existing account (the server's `tokens create`). */
   createToken(accountId: string): string {
-    if (!this.accounts.has(accountId)) throw new Error(`no account ${accountId}`);
+    const account = this.accounts.get(accountId);
+    if (!account) throw new Error(`no account ${accountId}`);
     const token = newToken();
-    this.#tokens.set(token, { accountId, revoked: false });
+    this.#tokens.set(token, { accountId, accountName: account.name, revoked: false });
     return token;
   }
 
@@ -71,7 +83,7 @@ export class MockStore {
       return true;
     }
     // Never seen: remember it as revoked so it cannot become an account later.
-    this.#tokens.set(token, { accountId: "", revoked: true });
+    this.#tokens.set(token, { accountId: "", accountName: "", revoked: true });
     return token.startsWith("oisr_");
   }
 
@@ -79,18 +91,23 @@ export class MockStore {
     return [...this.#tokens].filter(([, e]) => e.accountId === accountId && !e.revoked).map(([t]) => t);
   }
 
+  /** Forgets all data; tokens stay valid (their accounts start empty), revocations are forgotten. */
   reset(): void {
     this.accounts.clear();
-    this.#tokens.clear();
+    for (const [token, entry] of this.#tokens) if (entry.revoked) this.#tokens.delete(token);
     this.#requestSeq = 0;
     this.#ulid = ulidFactory();
     this.exhaustedEverywhere = [];
   }
 
   #newAccount(name: string, token: string): Account {
-    const account = new Account(this.newId("acc"), name);
+    const account = this.#addAccount(new Account(this.newId("acc"), name));
+    this.#tokens.set(token, { accountId: account.id, accountName: name, revoked: false });
+    return account;
+  }
+
+  #addAccount(account: Account): Account {
     this.accounts.set(account.id, account);
-    this.#tokens.set(token, { accountId: account.id, revoked: false });
     this.onAccountCreated?.(account);
     return account;
   }

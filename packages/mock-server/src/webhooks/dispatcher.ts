@@ -16,7 +16,9 @@ const ROTATION_OVERLAP_MS = 24 * 3_600_000;
 const DISABLE_AFTER_FAILURES = 20;
 const DISABLE_AFTER_MS = 24 * 3_600_000;
 
-type AttemptResult = { ok: true; status: number; durationMs: number } | { ok: false; status?: number; error: string; durationMs: number };
+type AttemptResult =
+  | { ok: true; status: number; durationMs: number }
+  | { ok: false; status?: number; error: string; durationMs: number };
 
 const STATUS_TEXT: Record<number, string> = {
   400: "Bad Request",
@@ -68,7 +70,9 @@ export class WebhookDispatcher {
   secretsOf(subscription: Subscription): string[] {
     const previousLive =
       subscription.previousSecret !== null && (subscription.previousSecretExpiresAt ?? 0) > this.#clock.now();
-    return previousLive ? [subscription.secret, subscription.previousSecret as string] : [subscription.secret];
+    return previousLive
+      ? [subscription.secret, subscription.previousSecret as string]
+      : [subscription.secret];
   }
 
   rotate(subscription: Subscription, newSecret: string): void {
@@ -99,7 +103,8 @@ export class WebhookDispatcher {
         const now = this.#clock.now();
         for (const account of this.#store.accounts.values()) {
           for (const d of account.deliveries) {
-            if (d.status === "pending" && !d.inFlight && (d.nextAttemptAt ?? 0) <= now) this.#start(account, d);
+            if (d.status === "pending" && !d.inFlight && (d.nextAttemptAt ?? 0) <= now)
+              this.#start(account, d);
           }
         }
       }
@@ -136,7 +141,13 @@ export class WebhookDispatcher {
     }
   }
 
-  #newDelivery(account: Account, s: Subscription, event: WebhookEvent, attempt: number, dueAt: number): Delivery {
+  #newDelivery(
+    account: Account,
+    s: Subscription,
+    event: WebhookEvent,
+    attempt: number,
+    dueAt: number,
+  ): Delivery {
     const delivery: Delivery = {
       id: this.#store.newId("whd"),
       subscriptionId: s.id,
@@ -206,7 +217,12 @@ export class WebhookDispatcher {
       const status = response.status;
       if (status >= 200 && status < 300) return { ok: true, status, durationMs: elapsed() };
       const text = STATUS_TEXT[status] ?? "";
-      return { ok: false, status: status || undefined, error: `HTTP ${status} ${text}`.trim(), durationMs: elapsed() };
+      return {
+        ok: false,
+        status: status || undefined,
+        error: `HTTP ${status} ${text}`.trim(),
+        durationMs: elapsed(),
+      };
     } catch (err) {
       const name = (err as { name?: string })?.name;
       const error = name === "TimeoutError" || name === "AbortError" ? "timeout" : "request failed";
@@ -224,7 +240,8 @@ export class WebhookDispatcher {
     const now = this.#clock.now();
     d.attemptedAt = now;
     d.durationMs = Math.max(0, Math.round(result.durationMs));
-    d.responseStatus = result.status !== undefined && result.status >= 100 && result.status <= 599 ? result.status : null;
+    d.responseStatus =
+      result.status !== undefined && result.status >= 100 && result.status <= 599 ? result.status : null;
     if (result.ok) {
       d.status = "succeeded";
       d.error = null;

@@ -14,11 +14,16 @@ const VECTOR = {
 
 describe("webhook signing (Web Crypto)", () => {
   it("reproduces the Standard Webhooks reference signature", async () => {
-    expect(await signatureHeader(VECTOR.id, VECTOR.timestamp, VECTOR.body, [VECTOR.secret])).toBe(VECTOR.signature);
+    expect(await signatureHeader(VECTOR.id, VECTOR.timestamp, VECTOR.body, [VECTOR.secret])).toBe(
+      VECTOR.signature,
+    );
   });
 
   it("signs with every live secret, space-separated, in the order given", async () => {
-    const header = await signatureHeader(VECTOR.id, VECTOR.timestamp, VECTOR.body, [generateSecret(), VECTOR.secret]);
+    const header = await signatureHeader(VECTOR.id, VECTOR.timestamp, VECTOR.body, [
+      generateSecret(),
+      VECTOR.secret,
+    ]);
     const [first, second] = header.split(" ");
     expect(first).toMatch(/^v1,[A-Za-z0-9+/]{43}=$/);
     expect(second).toBe(VECTOR.signature);
@@ -32,7 +37,9 @@ describe("webhook signing (Web Crypto)", () => {
   });
 
   it("puts the event id and the unix-seconds timestamp in the signed headers", async () => {
-    expect(await signedHeaders(VECTOR.id, VECTOR.body, [VECTOR.secret], VECTOR.timestamp * 1000 + 999)).toEqual({
+    expect(
+      await signedHeaders(VECTOR.id, VECTOR.body, [VECTOR.secret], VECTOR.timestamp * 1000 + 999),
+    ).toEqual({
       "content-type": "application/json",
       "webhook-id": VECTOR.id,
       "webhook-timestamp": String(VECTOR.timestamp),

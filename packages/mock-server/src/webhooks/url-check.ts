@@ -28,7 +28,9 @@ function v4(address: string): number | null {
 }
 
 function v4Forbidden(n: number): boolean {
-  return V4_BLOCKS.some(([net, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(net / 2 ** (32 - bits)));
+  return V4_BLOCKS.some(
+    ([net, bits]) => Math.floor(n / 2 ** (32 - bits)) === Math.floor(net / 2 ** (32 - bits)),
+  );
 }
 
 /** The eight 16-bit groups of an IPv6 literal, or null. */
@@ -83,8 +85,12 @@ export function checkWebhookUrl(raw: string, allowPrivateNetworks: boolean): Url
     return { ok: false, reason: `host "${host}" resolves to 127.0.0.1, ${FORBIDDEN}` };
   }
   const n = v4(host);
-  if (n !== null) return v4Forbidden(n) ? { ok: false, reason: `host "${host}" resolves to ${host}, ${FORBIDDEN}` } : { ok: true };
+  if (n !== null)
+    return v4Forbidden(n)
+      ? { ok: false, reason: `host "${host}" resolves to ${host}, ${FORBIDDEN}` }
+      : { ok: true };
   const groups = host.includes(":") ? v6Groups(host) : null;
-  if (groups && v6Forbidden(groups)) return { ok: false, reason: `host "${host}" resolves to ${host}, ${FORBIDDEN}` };
+  if (groups && v6Forbidden(groups))
+    return { ok: false, reason: `host "${host}" resolves to ${host}, ${FORBIDDEN}` };
   return { ok: true };
 }

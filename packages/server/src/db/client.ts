@@ -1,11 +1,13 @@
 // One database handle over either driver: postgres.js when DATABASE_URL is set, embedded PGlite
 // otherwise. Everything above this file sees the same drizzle `Db` and the same notify/listen.
 import { EventEmitter } from "node:events";
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { locate } from "../paths.ts";
+import { pgliteTemplate } from "./pglite-template.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -82,8 +84,10 @@ async function openPglite(dataDir: string): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
+  const fresh = dataDir.includes("://") || !existsSync(join(dataDir, "PG_VERSION"));
   if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
-  const client: PGlite = await PGlite.create(dataDir);
+  // A new database starts from a migrated template instead of running initdb and every migration.
+  const client: PGlite = await PGlite.create(dataDir, fresh ? { loadDataDir: await pgliteTemplate() } : {});
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
   // PGlite lives in this process only, so an in-process signal is all LISTEN/NOTIFY needs to be.

@@ -41,6 +41,8 @@ const DB_UNAVAILABLE = new Set([
   "08006",
   "08001",
   "08004",
+  // "database … is not currently accepting connections" (ALTER DATABASE … ALLOW_CONNECTIONS false).
+  "55000",
 ]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {

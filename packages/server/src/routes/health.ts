@@ -21,5 +21,11 @@ export function healthRoutes(database: Database): Router {
       );
     }
   });
+  // The spec answers other methods on the probes with 405, like everywhere else.
+  router.all(["/healthz", "/readyz"], () => {
+    throw new HttpProblem(405, "method_not_allowed", "Only GET is supported here.", {
+      headers: { Allow: "GET" },
+    });
+  });
   return router;
 }

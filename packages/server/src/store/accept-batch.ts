@@ -1,16 +1,17 @@
 // One transaction for a batch of accepted ingest calls: idempotency keys claimed, replayed or
 // refused, then every new request row inserted with a single statement, then one wake-up.
-import { randomUUID } from "node:crypto";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { newRequestId } from "./ids.ts";
 import { type AcceptOutcome, IDEMPOTENCY_WINDOW, type IngestAck, type NewRequest } from "./requests.ts";
 
-const keyOf = (r: NewRequest) => `${r.accountId}\u0000${r.endpoint}\u0000${r.idempotencyKey}`;
+// \u0001 joins the parts: none can contain it (all printable), and PostgreSQL text cannot hold \u0000.
+const keyOf = (r: NewRequest) => `${r.accountId}\u0001${r.endpoint}\u0001${r.idempotencyKey}`;
 
 export async function acceptBatch(database: Database, items: NewRequest[]): Promise<AcceptOutcome[]> {
   const acks: IngestAck[] = items.map((r) => ({
     message: "Accepted for processing.",
-    request_id: randomUUID(),
+    request_id: newRequestId(),
     trace_id: r.traceId,
   }));
   const outcomes: (AcceptOutcome | undefined)[] = new Array(items.length);
@@ -40,7 +41,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
             on conflict (account_id, endpoint, key) do update
               set body_hash = excluded.body_hash, request_id = excluded.request_id, response = excluded.response, created_at = now()
               where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW}
-            returning account_id || chr(0) || endpoint || chr(0) || key as k`,
+            returning account_id || chr(1) || endpoint || chr(1) || key as k`,
         tx,
       );
       const claimedKeys = new Set(claimed.map((c) => c.k));
@@ -48,7 +49,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
       for (const i of keyed) leaderHash.set(i, (items[i] as NewRequest).bodyHash);
       if (taken.length > 0) {
         const existing = await database.rows<{ k: string; body_hash: string; response: IngestAck }>(
-          sql`select account_id || chr(0) || endpoint || chr(0) || key as k, body_hash, response from idempotency_keys
+          sql`select account_id || chr(1) || endpoint || chr(1) || key as k, body_hash, response from idempotency_keys
                where (account_id, endpoint, key) in (${sql.join(
                  taken.map((i) => {
                    const r = items[i] as NewRequest;

@@ -1,12 +1,14 @@
-// Section 4, `dead`: a request that cannot be applied on any attempt. Provoked by holding a lock
-// on the orders table from outside, which needs the system's own PostgreSQL database.
+// Sections 4 and 7 when the database misbehaves: `dead` requests (every attempt times out on a lock
+// held from outside) and 503 while the database refuses connections. Both are provoked through
+// the system's own PostgreSQL database, so they run on PostgreSQL only.
 import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { order } from "../src/fixtures.ts";
 import { expectProblem, succeeded, useSystem } from "../src/harness.ts";
+import { waitFor } from "../src/poll.ts";
 import { targets } from "../src/targets.ts";
 
-describe.each(targets)("dead requests — $name", (target) => {
+describe.each(targets)("database failures — $name", (target) => {
   const h = useSystem(target, {
     OISR_MAX_ATTEMPTS: "2",
     OISR_RETRY_BASE_MS: "20",
@@ -77,5 +79,57 @@ describe.each(targets)("dead requests — $name", (target) => {
     } finally {
       await sql.end({ timeout: 5 });
     }
+  });
+
+  it("while the database refuses connections, /v2 calls are 503 service_unavailable with Retry-After and /readyz is 503; afterwards all works again (PostgreSQL only: needs to switch the database off from outside)", async (ctx) => {
+    const databaseUrl = h.system.databaseUrl;
+    if (!databaseUrl) {
+      ctx.skip();
+      return;
+    }
+    const c = await h.account();
+    const o = order();
+    succeeded(await c.ingestAndWait("/ingest/orders", { orders: [o] }));
+    const adminUrl = new URL(databaseUrl);
+    const name = adminUrl.pathname.slice(1);
+    adminUrl.pathname = "/postgres";
+    const admin = postgres(adminUrl.toString(), { max: 1, onnotice: () => {} });
+    try {
+      await admin.unsafe(`alter database "${name}" allow_connections false`);
+      await admin.unsafe(
+        `select pg_terminate_backend(pid) from pg_stat_activity where datname = '${name}' and pid <> pg_backend_pid()`,
+      );
+      const calls = [
+        () => c.get("/orders"),
+        () => c.get(`/orders/${o.external_id}`),
+        () => c.get("/requests"),
+        () => c.post("/ingest/orders", { orders: [order()] }),
+        () => c.get("/inventory"),
+      ];
+      for (const call of calls) {
+        const res = await call();
+        expectProblem(res, 503, "service_unavailable");
+        expect(Number(res.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      }
+      const ready = await fetch(`${h.system.origin}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(ready.headers.get("content-type")).toMatch(/^application\/problem\+json/);
+      expect(Number(ready.headers.get("retry-after"))).toBeGreaterThanOrEqual(1);
+      // Liveness does not depend on the database.
+      expect((await fetch(`${h.system.origin}/healthz`)).status).toBe(200);
+    } finally {
+      await admin.unsafe(`alter database "${name}" allow_connections true`);
+      await admin.end({ timeout: 5 });
+    }
+    await waitFor(
+      async () => ((await fetch(`${h.system.origin}/readyz`)).status === 200 ? true : undefined),
+      "readiness",
+      {
+        timeoutMs: 15_000,
+        intervalMs: 50,
+      },
+    );
+    expect((await c.get(`/orders/${o.external_id}`)).status).toBe(200);
+    succeeded(await c.ingestAndWait("/ingest/orders", { orders: [order()] }));
   });
 });

@@ -1,0 +1,11 @@
+import { PGlite } from "@electric-sql/pglite";
+let t = performance.now();
+const a = await PGlite.create("memory://");
+await a.query("create table x(a int)");
+console.log("create", Math.round(performance.now() - t));
+t = performance.now();
+const blob = await a.dumpDataDir("none");
+console.log("dump", Math.round(performance.now() - t), blob.size);
+t = performance.now();
+const b = await PGlite.create("memory://", { loadDataDir: blob });
+console.log("load", Math.round(performance.now() - t), (await b.query("select count(*) from x")).rows);
