@@ -7,8 +7,12 @@ let passed = 0;
 let failed = 0;
 let skipped = 0;
 const missing = [];
-for (const pkg of readdirSync("packages")) {
-  const file = join("packages", pkg, ".test-results.json");
+const workspaces = ["packages", "examples"].flatMap((dir) =>
+  existsSync(dir) ? readdirSync(dir).map((name) => join(dir, name)) : [],
+);
+for (const pkg of workspaces) {
+  if (!existsSync(join(pkg, "package.json"))) continue;
+  const file = join(pkg, ".test-results.json");
   if (!existsSync(file)) {
     missing.push(pkg);
     continue;

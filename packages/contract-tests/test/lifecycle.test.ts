@@ -206,6 +206,17 @@ describe.each(targets)("lifecycle — $name", (target) => {
     expectProblem(await c.get("/returns/RMA-missing"), 404, "not_found");
   });
 
+  it("money and metadata are returned exactly as sent; caller timestamps keep their instant", async () => {
+    const c = await h.account();
+    const totals = { subtotal: "62.50", discount: "5", tax: "4.6000", shipping: "0", total: "-0.0001" };
+    const metadata = { channel: "online_store", "key with spaces": "", ключ: "значение" };
+    const { input } = await anOrder(c, { totals, metadata, placed_at: "2025-03-14T10:12:44.5+01:00" });
+    const stored = await getOrder(c, input.external_id);
+    expect(stored.totals).toEqual(totals);
+    expect(stored.metadata).toEqual(metadata);
+    expect(Date.parse(stored.placed_at)).toBe(Date.parse("2025-03-14T09:12:44.500Z"));
+  });
+
   describe("replays and stale updates", () => {
     it("an order re-sent as is is stale; newer with the same content is unchanged; newer and different is updated", async () => {
       const c = await h.account();

@@ -130,6 +130,60 @@ describe.each(targets)("validation — $name", (target) => {
         "additionalProperties",
       ],
       ["a missing items array", () => ({}), "/orders", "required"],
+      [
+        "metadata with 51 keys",
+        () => ({
+          orders: [
+            { ...o(), metadata: Object.fromEntries(Array.from({ length: 51 }, (_, i) => [`k${i}`, "v"])) },
+          ],
+        }),
+        "/orders/0/metadata",
+        "maxProperties",
+      ],
+      [
+        "501 lines",
+        () => ({
+          orders: [
+            {
+              ...o(),
+              lines: Array.from({ length: 501 }, (_, i) => ({
+                line_id: `L${i}`,
+                sku: "S",
+                quantity: 1,
+                unit_price: "1.00",
+              })),
+            },
+          ],
+        }),
+        "/orders/0/lines",
+        "maxItems",
+      ],
+      [
+        "an external_id of 129 characters",
+        () => ({ orders: [{ ...o(), external_id: "x".repeat(129) }] }),
+        "/orders/0/external_id",
+        "maxLength",
+      ],
+      [
+        "an empty external_id",
+        () => ({ orders: [{ ...o(), external_id: "" }] }),
+        "/orders/0/external_id",
+        "minLength",
+      ],
+      [
+        "a price with 5 decimals",
+        () => ({
+          orders: [{ ...o(), lines: [{ line_id: "L1", sku: "S", quantity: 1, unit_price: "1.00001" }] }],
+        }),
+        "/orders/0/lines/0/unit_price",
+        "pattern",
+      ],
+      [
+        "a lower-case country",
+        () => ({ orders: [{ ...o(), ship_to: { name: "A", line1: "B", city: "C", country: "us" } }] }),
+        "/orders/0/ship_to/country",
+        "pattern",
+      ],
       ["a body that is an array", () => [], "", "type"],
     ];
 

@@ -7,6 +7,7 @@ import { pinoHttp } from "pino-http";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { authMiddleware } from "./http/auth.ts";
+import type { Cursors } from "./http/cursor.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { rateLimitMiddleware } from "./http/rate-limit.ts";
 import { traceMiddleware } from "./http/trace.ts";
@@ -32,6 +33,8 @@ export interface AppDeps {
   rateLimits: RateLimitStore;
   requests: RequestStore;
   resources: ResourceStore;
+  /** Signs and checks page cursors; its key is shared by every process on the database. */
+  cursors: Cursors;
   /** Extra routers mounted under /v2 after auth and rate limiting (webhooks). */
   extraRoutes?: Router[];
 }
@@ -82,6 +85,10 @@ export function createApp(deps: AppDeps): Express {
 
   const v2 = Router();
   v2.use(authMiddleware(deps.accounts));
+  v2.use((_req, res, next) => {
+    res.locals.cursors = deps.cursors;
+    next();
+  });
   v2.use(rateLimitMiddleware(deps.rateLimits, config.rateLimits));
   v2.use(express.json({ limit: "5mb", type: ["application/json", "application/*+json"] }));
   v2.use(

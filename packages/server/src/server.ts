@@ -3,10 +3,12 @@ import type { AddressInfo } from "node:net";
 import type { Logger } from "pino";
 import { createApp } from "./app.ts";
 import type { Config } from "./config.ts";
+import { createCursors } from "./http/cursor.ts";
 import { createLogger } from "./logger.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { openServices, type Services } from "./services.ts";
 import { loadSpec } from "./spec.ts";
+import { sharedSecret } from "./store/secrets.ts";
 import { startDispatcher } from "./webhooks/dispatcher.ts";
 import { startWorker } from "./worker/worker.ts";
 
@@ -34,10 +36,14 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     stops.push(() => dispatcher.stop());
   }
   if (config.role !== "worker") {
+    const cursors = createCursors(
+      process.env.OISR_CURSOR_SECRET ?? (await sharedSecret(services.database, "cursor")),
+    );
     const app = createApp({
       config,
       logger,
       spec: loadSpec(),
+      cursors,
       ...services,
       extraRoutes: [webhookRoutes({ database: services.database, config })],
     });

@@ -189,3 +189,10 @@ export const rateLimitBuckets = pgTable(
   },
   (t) => [primaryKey({ columns: [t.accountId, t.scope, t.second] })],
 );
+
+/** Secrets shared by every process on this database (the cursor signing key). */
+export const serverSecrets = pgTable("server_secrets", {
+  name: text("name").primaryKey(),
+  value: text("value").notNull(),
+  createdAt: ts("created_at").notNull().defaultNow(),
+});

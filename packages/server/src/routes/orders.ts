@@ -1,7 +1,7 @@
 // GET /orders (the change feed) and GET /orders/{identifier}.
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
-import { decodeCursor } from "../http/cursor.ts";
+import { cursorsOf } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
 import type { ResourceStore } from "../store/resources.ts";
 import { feedPage, limitOf, stringFilters } from "./pages.ts";
@@ -11,11 +11,12 @@ const FILTERS = ["status", "source", "updated_since"] as const;
 export function orderRoutes(store: ResourceStore): Router {
   const router = Router();
   router.get("/orders", async (req: Request, res: Response) => {
-    const filters = stringFilters(req.query, FILTERS);
+    const cursors = cursorsOf(res);
     const limit = limitOf(req.query);
-    const after = decodeCursor<number>(req.query.cursor as string | undefined, filters) ?? 0;
+    const { position, filters } = cursors.decode<number>(req.query.cursor, stringFilters(req.query, FILTERS));
+    const after = position ?? 0;
     const rows = await store.orderFeed(accountOf(res).id, filters, after, limit + 1);
-    res.json(feedPage(rows, limit, after, filters));
+    res.json(feedPage(cursors, rows, limit, after, filters));
   });
   router.get("/orders/:identifier", async (req: Request, res: Response) => {
     const identifier = String(req.params.identifier);

@@ -1,9 +1,10 @@
 // GET /requests and GET /requests/{request_id}: processing records, newest first.
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { cursorsOf } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { type RequestStore, toRequestRecord } from "../store/requests.ts";
+import { limitOf, stringFilters } from "./pages.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -12,19 +13,19 @@ export function requestRoutes(store: RequestStore, retentionDays: number): Route
   const retentionMs = retentionDays * 86_400_000;
 
   router.get("/requests", async (req: Request, res: Response) => {
-    const filters = {
-      status: req.query.status as string | undefined,
-      kind: req.query.kind as string | undefined,
-    };
-    const limit = Number(req.query.limit ?? 50);
-    const before = decodeCursor<number>(req.query.cursor as string | undefined, filters);
+    const cursors = cursorsOf(res);
+    const limit = limitOf(req.query);
+    const { position: before, filters } = cursors.decode<number>(
+      req.query.cursor,
+      stringFilters(req.query, ["status", "kind"]),
+    );
     const rows = await store.list(accountOf(res).id, filters, before, limit + 1);
     const page = rows.slice(0, limit);
     const last = page.at(-1);
     res.json({
       data: page.map(toRequestRecord),
       // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
-      next_cursor: encodeCursor(last ? last.seq : (before ?? 0), filters),
+      next_cursor: cursors.encode(last ? last.seq : (before ?? 0), filters),
       has_more: rows.length > limit,
     });
   });

@@ -4,7 +4,7 @@ import { type Request, type Response, Router } from "express";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { accountOf } from "../http/auth.ts";
-import { decodeCursor, encodeCursor } from "../http/cursor.ts";
+import { type AccountCursors, cursorsOf } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
 import { createDeliveryStore, toDelivery } from "../webhooks/deliveries-store.ts";
 import { checkWebhookUrl, type Resolver } from "../webhooks/ssrf-guard.ts";
@@ -23,6 +23,7 @@ export interface WebhookRouteDeps {
 
 /** A newest-first page from `limit + 1` rows keyed by id; an empty page keeps the position it was asked from. */
 function page<R extends { id: string }, T>(
+  cursors: AccountCursors,
   rows: R[],
   limit: number,
   before: string | null,
@@ -31,7 +32,7 @@ function page<R extends { id: string }, T>(
   const data = rows.slice(0, limit);
   return {
     data: data.map(map),
-    next_cursor: encodeCursor(data.at(-1)?.id ?? before ?? "", {}),
+    next_cursor: cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
     has_more: rows.length > limit,
   };
 }
@@ -62,7 +63,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   }
 
   const limitOf = (req: Request) => Number(req.query.limit ?? 50);
-  const cursorOf = (req: Request) => decodeCursor<string>(req.query.cursor as string | undefined, {}) || null;
+  const cursorOf = (req: Request, res: Response) =>
+    cursorsOf(res).decode<string>(req.query.cursor, {}).position || null;
 
   router.post("/webhook_subscriptions", async (req: Request, res: Response) => {
     const body = req.body as { url: string; events: string[]; description?: string };
@@ -74,9 +76,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
 
   router.get("/webhook_subscriptions", async (req: Request, res: Response) => {
     const limit = limitOf(req);
-    const before = cursorOf(req);
+    const before = cursorOf(req, res);
     const rows = await subscriptions.list(accountOf(res).id, before, limit + 1);
-    res.json(page(rows, limit, before, (row) => toSubscription(row)));
+    res.json(page(cursorsOf(res), rows, limit, before, (row) => toSubscription(row)));
   });
 
   router.get("/webhook_subscriptions/:subscription_id", async (req: Request, res: Response) => {
@@ -130,9 +132,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   router.get("/webhook_subscriptions/:subscription_id/deliveries", async (req: Request, res: Response) => {
     const subscription = await found(req, res);
     const limit = limitOf(req);
-    const before = cursorOf(req);
+    const before = cursorOf(req, res);
     const rows = await deliveries.list(accountOf(res).id, subscription.id, before, limit + 1);
-    res.json(page(rows, limit, before, toDelivery));
+    res.json(page(cursorsOf(res), rows, limit, before, toDelivery));
   });
 
   return router;
