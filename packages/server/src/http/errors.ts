@@ -9,8 +9,8 @@ interface ValidatorErrorItem {
   errorCode?: string;
 }
 
-const escape = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
-const unescape = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~");
+const escapeSegment = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
+const unescapeSegment = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~");
 
 /**
  * For missing and unknown members the validator appends the member's name to an already escaped
@@ -22,12 +22,12 @@ function escapeMemberName(pointer: string, body: unknown): string {
   let node = body;
   for (let i = 0; i < segments.length; i++) {
     const rest = segments.slice(i).join("/");
-    const key = unescape(segments[i] as string);
+    const key = unescapeSegment(segments[i] as string);
     const container = node !== null && typeof node === "object" ? (node as object) : undefined;
     // The rest names a member present here (unknown member), or the next step leads nowhere (missing member).
     const namesMember = container !== undefined && !Array.isArray(container) && rest in container;
     if (!container || namesMember || !(key in container) || i === segments.length - 1) {
-      return `/${[...segments.slice(0, i), escape(rest)].join("/")}`;
+      return `/${[...segments.slice(0, i), escapeSegment(rest)].join("/")}`;
     }
     node = (node as Record<string, unknown>)[key];
   }

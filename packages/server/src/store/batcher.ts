@@ -49,8 +49,12 @@ export function createBatcher<I, O>(
       inFlight++;
       run(batch.map((p) => p.item))
         .then(
-          (results) => batch.forEach((p, i) => p.resolve(results[i] as O)),
-          (err) => batch.forEach((p) => p.reject(err)),
+          (results) => {
+            for (const [i, p] of batch.entries()) p.resolve(results[i] as O);
+          },
+          (err) => {
+            for (const p of batch) p.reject(err);
+          },
         )
         .finally(() => {
           inFlight--;
