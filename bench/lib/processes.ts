@@ -61,14 +61,31 @@ export async function startProcess(
   };
 }
 
-/** Starts `oisr-server serve` on PostgreSQL; returns its base URL and a token of a new account. */
-export async function startOisr(databaseUrl: string, env: Record<string, string> = {}) {
-  const main = `${ROOT}packages/server/dist/main.mjs`; // the production build (npm run build)
-  const created = await runJson(main, ["accounts", "create", "--name", "bench"], {
+/** The production build of the server (`npm run build -w @oisr/server`). */
+export const SERVER_MAIN = `${ROOT}packages/server/dist/main.mjs`;
+
+/** Rate limits high enough that no benchmark is ever throttled. */
+export const NO_RATE_LIMITS = JSON.stringify({
+  ingest: 1_000_000_000,
+  ingest_inventory: 1_000_000_000,
+  orders_read: 1_000_000_000,
+  requests_read: 1_000_000_000,
+  returns_read: 1_000_000_000,
+});
+
+/** `oisr-server accounts create` on that database (migrates it first if needed). */
+export async function createAccount(databaseUrl: string, name = "bench") {
+  const created = await runJson(SERVER_MAIN, ["accounts", "create", "--name", name], {
     DATABASE_URL: databaseUrl,
   });
+  return { token: created.token as string, accountId: created.account_id as string };
+}
+
+/** Starts `oisr-server serve` on PostgreSQL; returns its base URL and a token of a new account. */
+export async function startOisr(databaseUrl: string, env: Record<string, string> = {}) {
+  const created = await createAccount(databaseUrl);
   const server = await startProcess(
-    main,
+    SERVER_MAIN,
     ["serve"],
     { DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env },
     /API:\s+(\S+)/,
@@ -76,9 +93,19 @@ export async function startOisr(databaseUrl: string, env: Record<string, string>
   return {
     ...server,
     url: server.match[1] ?? "",
-    token: created.token as string,
-    accountId: created.account_id as string,
+    token: created.token,
+    accountId: created.accountId,
   };
+}
+
+/** Starts a worker-only process (`OISR_ROLE=worker`): no HTTP port, ready once it says so. */
+export async function startOisrWorker(databaseUrl: string, env: Record<string, string> = {}) {
+  return startProcess(
+    SERVER_MAIN,
+    ["serve"],
+    { DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env, OISR_ROLE: "worker" },
+    /worker ready in/,
+  );
 }
 
 export async function runJson(

@@ -11,6 +11,7 @@ import type { Cursors } from "./http/cursor.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { rateLimitMiddleware } from "./http/rate-limit.ts";
 import { traceMiddleware } from "./http/trace.ts";
+import { type Metrics, metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
@@ -33,6 +34,7 @@ export interface AppDeps {
   rateLimits: RateLimitStore;
   requests: RequestStore;
   resources: ResourceStore;
+  metrics: Metrics;
   /** Signs and checks page cursors; its key is shared by every process on the database. */
   cursors: Cursors;
   /** Extra routers mounted under /v2 after auth and rate limiting (webhooks). */
@@ -46,6 +48,7 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(traceMiddleware);
+  app.use(metricsMiddleware(deps.metrics));
   // A per-request child logger is costly; skip the middleware when request logs are off anyway.
   if (logger.isLevelEnabled("info")) {
     app.use(
@@ -79,6 +82,7 @@ export function createApp(deps: AppDeps): Express {
   );
   app.use(healthRoutes(deps.database));
   app.use(docsRoutes());
+  app.use(metricsRoutes(deps.metrics));
   app.get("/v2/openapi.json", (_req, res) => {
     res.json(spec);
   });
@@ -89,7 +93,11 @@ export function createApp(deps: AppDeps): Express {
     res.locals.cursors = deps.cursors;
     next();
   });
-  v2.use(rateLimitMiddleware(deps.rateLimits, config.rateLimits));
+  v2.use(
+    rateLimitMiddleware(deps.rateLimits, config.rateLimits, (scope) =>
+      deps.metrics.rateLimited.inc({ scope }),
+    ),
+  );
   v2.use(express.json({ limit: "5mb", type: ["application/json", "application/*+json"] }));
   v2.use(
     OpenApiValidator.middleware({

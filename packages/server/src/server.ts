@@ -32,7 +32,12 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   if (config.role !== "api") {
     const worker = await startWorker({ config, logger, services });
     stops.push(() => worker.stop());
-    const dispatcher = await startDispatcher({ config, logger, database: services.database });
+    const dispatcher = await startDispatcher({
+      config,
+      logger,
+      database: services.database,
+      onAttempt: (outcome) => services.metrics.webhookDeliveries.inc({ outcome }),
+    });
     stops.push(() => dispatcher.stop());
   }
   if (config.role !== "worker") {

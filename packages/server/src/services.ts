@@ -1,6 +1,7 @@
 // Wires stores over one database; shared by `serve`, the CLI and tests.
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
+import { createMetrics } from "./metrics.ts";
 import { createAccountStore } from "./store/accounts.ts";
 import { createRateLimitStore } from "./store/rate-limits.ts";
 import { createRequestStore } from "./store/requests.ts";
@@ -14,6 +15,7 @@ export async function openServices(config: Pick<Config, "databaseUrl" | "dataDir
     rateLimits: createRateLimitStore(database),
     requests: createRequestStore(database),
     resources: createResourceStore(database),
+    metrics: createMetrics(database),
   };
 }
 

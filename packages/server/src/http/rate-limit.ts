@@ -20,6 +20,7 @@ export function scopesFor(method: string, path: string): RateLimitScope[] {
 export function rateLimitMiddleware(
   store: RateLimitStore,
   defaults: Record<RateLimitScope, number>,
+  onRefused: (scope: string) => void = () => {},
 ): RequestHandler {
   return async (req, res, next) => {
     const scopes = scopesFor(req.method, req.path);
@@ -33,6 +34,7 @@ export function rateLimitMiddleware(
     res.setHeader("X-RateLimit-Remaining", String(decision.remaining));
     res.setHeader("X-RateLimit-Reset", String(decision.reset));
     if (!decision.allowed) {
+      onRefused(decision.scope);
       const retryAfter = Math.max(1, decision.reset - Math.floor(Date.now() / 1000));
       throw new HttpProblem(
         429,

@@ -24,11 +24,23 @@ describe("rate-limit decisions for a group of concurrent calls", () => {
 
   it("reports the scope with the fewest calls remaining (inventory counts toward both)", () => {
     const rows = [row("ingest", 600, 10, 1, 1000), row("ingest_inventory", 120, 100, 1, 990)];
-    expect(decide(rows, 0)).toEqual({ allowed: true, limit: 120, remaining: 19, reset: 1050 });
+    expect(decide(rows, 0)).toEqual({
+      allowed: true,
+      scope: "ingest_inventory",
+      limit: 120,
+      remaining: 19,
+      reset: 1050,
+    });
   });
 
   it("reports the exhausted scope when a call is refused", () => {
     const rows = [row("ingest", 600, 10, 0, 1000), row("ingest_inventory", 120, 120, 0, 990)];
-    expect(decide(rows, 0)).toEqual({ allowed: false, limit: 120, remaining: 0, reset: 1050 });
+    expect(decide(rows, 0)).toEqual({
+      allowed: false,
+      scope: "ingest_inventory",
+      limit: 120,
+      remaining: 0,
+      reset: 1050,
+    });
   });
 });

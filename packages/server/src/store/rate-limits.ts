@@ -6,6 +6,8 @@ import { createBatcher } from "./batcher.ts";
 
 export interface RateDecision {
   allowed: boolean;
+  /** The scope reported: the one with the fewest calls remaining, or the one that refused. */
+  scope: string;
   limit: number;
   remaining: number;
   /** Unix seconds at which the oldest counted call leaves the window. */
@@ -30,6 +32,7 @@ interface ScopeRow {
 export function decide(rows: ScopeRow[], i: number): RateDecision {
   const allowed = i < Number(rows[0]?.allowed ?? 0);
   const perScope = rows.map((r) => ({
+    scope: r.scope,
     limit: Number(r.lim),
     // A call let through counts itself and those before it in the group.
     remaining: allowed
@@ -41,6 +44,7 @@ export function decide(rows: ScopeRow[], i: number): RateDecision {
   const binding = perScope.reduce((a, b) => (b.remaining < a.remaining ? b : a));
   return {
     allowed,
+    scope: binding.scope,
     limit: binding.limit,
     remaining: allowed ? Math.max(0, binding.remaining) : 0,
     reset: binding.reset,

@@ -31,6 +31,8 @@ export interface DispatcherOptions {
   retentionMs?: number;
   send?: WebhookSender;
   resolve?: Resolver;
+  /** Counts each recorded attempt by outcome (Prometheus). */
+  onAttempt?: (outcome: "succeeded" | "failed") => void;
 }
 
 export interface Dispatcher {
@@ -93,6 +95,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         return;
       }
       const next = await store.record(claimed, result, policy);
+      options.onAttempt?.(result.ok ? "succeeded" : "failed");
       log[result.ok ? "debug" : "info"](
         {
           status: result.status,

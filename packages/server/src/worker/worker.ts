@@ -38,8 +38,12 @@ export async function startWorker(deps: {
   async function processOne(claimed: ClaimedRequest): Promise<void> {
     const log = logger.child({ requestId: claimed.id, traceId: claimed.traceId, attempt: claimed.attempts });
     const started = performance.now();
+    const { metrics } = services;
+    const stopTimer = metrics.processingDuration.startTimer({ kind: claimed.kind });
     try {
       const outcome = await applyClaimed(services, queue, claimed, config);
+      stopTimer({ outcome });
+      metrics.attempts.inc({ kind: claimed.kind, result: outcome });
       log.info(
         { kind: claimed.kind, outcome, ms: Math.round(performance.now() - started) },
         "request processed",
@@ -52,6 +56,8 @@ export async function startWorker(deps: {
           message: "Processing could not complete; nothing was applied. Resubmitting is safe.",
         })
         .catch(() => "lease" as const);
+      stopTimer({ outcome: "error" });
+      metrics.attempts.inc({ kind: claimed.kind, result: next });
       log.warn({ err, next, delayMs: delay }, "request attempt failed");
     }
   }

@@ -1,0 +1,116 @@
+// Benchmark 2: end-to-end ingest throughput on PostgreSQL. 100 requests of 1,000 orders each
+// (distinct external_ids), submitted as fast as the API takes them, timed from the first submit
+// until all are `succeeded`; against a plain postgres.js script inserting the same 100k rows in
+// batches of 1,000 into a table shaped like `orders`, in the same run.
+//   node bench/e2e-throughput.ts      (BENCH_E2E_REQUESTS=100, BENCH_PROFILE=<dir> for CPU profiles)
+// One account is the realistic case (per-account FIFO: one request at a time); four accounts of
+// 25 requests each show the parallelism across accounts. The server runs as one process (role all).
+import { runE2e, statusText } from "./lib/e2e.ts";
+import { createAccount, freshDatabase, NO_RATE_LIMITS, ROOT, runJson, startOisr } from "./lib/processes.ts";
+import { PROFILE_DIR, profileEnv, summarizeProfiles } from "./lib/profile.ts";
+import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
+
+const REQUESTS = Number(process.env.BENCH_E2E_REQUESTS ?? 100);
+const ORDERS = 1000;
+
+async function oisrRun(accounts: number) {
+  const db = await freshDatabase();
+  try {
+    const name = `e2e-${accounts}acct`;
+    const server = await startOisr(db.url, {
+      OISR_RATE_LIMITS: NO_RATE_LIMITS,
+      LOG_LEVEL: "info",
+      ...profileEnv(name),
+    });
+    try {
+      const all = [{ token: server.token, accountId: server.accountId }];
+      for (let i = 1; i < accounts; i++) all.push(await createAccount(db.url, `bench-${i}`));
+      return await runE2e({
+        url: server.url,
+        databaseUrl: db.url,
+        accounts: all,
+        requestsPerAccount: REQUESTS / accounts,
+        ordersPerRequest: ORDERS,
+        tag: name,
+        serverOutput: server.output,
+      });
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await db.drop();
+  }
+}
+
+async function baselineRun() {
+  const db = await freshDatabase();
+  try {
+    const out = await runJson(`${ROOT}bench/baselines/bulk-orders.ts`, [], {
+      DATABASE_URL: db.url,
+      BASELINE_BATCHES: String(REQUESTS),
+      BASELINE_BATCH_SIZE: String(ORDERS),
+    });
+    const ms = out.ms as number;
+    return { ms, rows: out.rows as number, ordersPerSec: (REQUESTS * ORDERS) / (ms / 1000) };
+  } finally {
+    await db.drop();
+  }
+}
+
+const baseline = await baselineRun();
+const one = await oisrRun(1);
+const four = await oisrRun(4);
+
+const apply = (r: typeof one) =>
+  r.applyMs
+    ? `${fmt(r.applyMs.p50)} / ${fmt(r.applyMs.p99)} ms; Σ ${fmt(r.applyMs.sum / 1000, 1)} s = ${fmt((100 * r.applyMs.sum) / r.elapsedMs)} % of wall time`
+    : "n/a";
+
+printTable(
+  `End-to-end throughput: ${REQUESTS} requests × ${fmt(ORDERS)} orders, submit → all succeeded (PostgreSQL, one process, role all)`,
+  [
+    {
+      figure: "OISR, 1 account (per-account FIFO), orders/s",
+      value: fmt(one.ordersPerSec),
+      baseline: `${fmt(baseline.ordersPerSec)} (postgres.js, ${REQUESTS} INSERTs of ${fmt(ORDERS)} rows)`,
+      ratio: ratio(one.ordersPerSec, baseline.ordersPerSec),
+      goal: "≥ 0.50×",
+    },
+    {
+      figure: `OISR, 4 accounts × ${REQUESTS / 4} requests, orders/s`,
+      value: fmt(four.ordersPerSec),
+      baseline: fmt(baseline.ordersPerSec),
+      ratio: ratio(four.ordersPerSec, baseline.ordersPerSec),
+      goal: "(context: accounts in parallel)",
+    },
+    {
+      figure: "wall time 1 account / 4 accounts / baseline, s",
+      value: `${fmt(one.elapsedMs / 1000, 1)} / ${fmt(four.elapsedMs / 1000, 1)}`,
+      baseline: fmt(baseline.ms / 1000, 1),
+    },
+    {
+      figure: "all 202s received after (1 account / 4 accounts), s",
+      value: `${fmt(one.submitMs / 1000, 1)} / ${fmt(four.submitMs / 1000, 1)}`,
+    },
+    {
+      figure: "server clock, first accepted → last apply started (1 / 4 accounts), s",
+      value: `${fmt(one.serverSpanMs / 1000, 1)} / ${fmt(four.serverSpanMs / 1000, 1)}`,
+    },
+    { figure: "apply per 1,000-order request, p50 / p99 (1 account)", value: apply(one) },
+    { figure: "apply per 1,000-order request, p50 / p99 (4 accounts)", value: apply(four) },
+    {
+      figure: "request outcomes (1 account; 4 accounts)",
+      value: `${statusText(one.statuses)}; ${statusText(four.statuses)}`,
+      goal: `${REQUESTS} succeeded each`,
+      met: one.statuses.succeeded === REQUESTS && four.statuses.succeeded === REQUESTS,
+    },
+    {
+      figure: "orders stored (1 account; 4 accounts; baseline)",
+      value: `${fmt(one.ordersStored)}; ${fmt(four.ordersStored)}`,
+      baseline: fmt(baseline.rows),
+    },
+    { figure: "non-202 answers", value: `${one.non202 + four.non202}` },
+  ],
+);
+
+if (PROFILE_DIR) printBlock("CPU profile of the server process (e2e)", summarizeProfiles(PROFILE_DIR, "e2e-"));

@@ -1,0 +1,128 @@
+// End-to-end ingest throughput (benchmarks 2 and 6): submit R requests of N orders each, as fast
+// as the API takes them, and time from the first submit until every one is `succeeded`.
+import postgres from "postgres";
+import { api } from "./client.ts";
+import { order } from "./fixtures.ts";
+import { spread } from "./report.ts";
+
+export interface E2eOptions {
+  url: string;
+  databaseUrl: string;
+  accounts: { token: string; accountId: string }[];
+  requestsPerAccount: number;
+  ordersPerRequest: number;
+  /** POSTs in flight at once. */
+  submitConcurrency?: number;
+  /** Distinguishes external ids between runs on one database. */
+  tag: string;
+  /** Server output (LOG_LEVEL=info) to read the workers' per-request apply times from. */
+  serverOutput?: () => string;
+}
+
+export interface E2eResult {
+  orders: number;
+  requests: number;
+  elapsedMs: number;
+  ordersPerSec: number;
+  submitMs: number;
+  non202: number;
+  statuses: Record<string, number>;
+  ordersStored: number;
+  /** Server clock: first accepted_at to last completed_at (the start of the last apply transaction). */
+  serverSpanMs: number;
+  /** Per-request apply time (claim to commit) from the worker logs, when available. */
+  applyMs?: ReturnType<typeof spread> & { sum: number };
+}
+
+const POLL_MS = 20;
+
+export async function runE2e(o: E2eOptions): Promise<E2eResult> {
+  const clients = o.accounts.map((a) => api(o.url, a.token));
+  // Bodies are built before the clock starts: the client's JSON work is not the server's.
+  const jobs: { account: number; body: string }[] = [];
+  for (let r = 0; r < o.requestsPerAccount; r++) {
+    for (let a = 0; a < o.accounts.length; a++) {
+      const orders = Array.from({ length: o.ordersPerRequest }, (_, i) => order(`${o.tag}-a${a}-r${r}-o${i}`));
+      jobs.push({ account: a, body: JSON.stringify({ orders }) });
+    }
+  }
+  const logStart = o.serverOutput?.().length ?? 0;
+  const ids: string[] = [];
+  let non202 = 0;
+  let next = 0;
+  const started = performance.now();
+  const sender = async () => {
+    while (next < jobs.length) {
+      const job = jobs[next++] as (typeof jobs)[number];
+      const res = await (clients[job.account] as ReturnType<typeof api>).post("/ingest/orders", job.body);
+      if (res.status === 202) ids.push(res.json.request_id as string);
+      else {
+        non202++;
+        console.error(`POST /ingest/orders: ${res.status} ${JSON.stringify(res.json).slice(0, 300)}`);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: o.submitConcurrency ?? 4 }, sender));
+  const submitMs = performance.now() - started;
+
+  // Done when no account has a pending or processing request. Pending is asked first: a request
+  // only ever moves pending → processing → final, so it cannot slip between the two questions.
+  let elapsedMs = 0;
+  for (;;) {
+    let busy = false;
+    for (const c of clients) {
+      for (const status of ["pending", "processing"]) {
+        const res = await c.get<{ data: unknown[] }>(`/requests?status=${status}&limit=1`);
+        if (res.status !== 200) throw new Error(`GET /requests: ${res.status}`);
+        if (res.json.data.length > 0) busy = true;
+        if (busy) break;
+      }
+      if (busy) break;
+    }
+    if (!busy) {
+      elapsedMs = performance.now() - started;
+      break;
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+
+  const sql = postgres(o.databaseUrl, { max: 1, onnotice: () => {} });
+  const accountIds = o.accounts.map((a) => a.accountId);
+  const statusRows = await sql<{ status: string; n: string }[]>`
+    select status, count(*) n from requests where id = any(${ids}::uuid[]) group by status`;
+  const [span] = await sql<{ ms: string; stored: string }[]>`
+    select extract(epoch from max(completed_at) - min(accepted_at)) * 1000 ms,
+           (select count(*) from orders where account_id = any(${accountIds}) and external_id like ${`${o.tag}-%`}) stored
+      from requests where id = any(${ids}::uuid[])`;
+  await sql.end();
+
+  const orders = o.accounts.length * o.requestsPerAccount * o.ordersPerRequest;
+  await new Promise((r) => setTimeout(r, 200)); // let the last log lines arrive
+  let applyMs: E2eResult["applyMs"];
+  if (o.serverOutput) {
+    const times = o
+      .serverOutput()
+      .slice(logStart)
+      .split("\n")
+      .filter((l) => l.includes('"request processed"'))
+      .map((l) => Number((JSON.parse(l) as { ms: number }).ms));
+    if (times.length > 0) applyMs = { ...spread(times), sum: times.reduce((a, b) => a + b, 0) };
+  }
+  return {
+    orders,
+    requests: jobs.length,
+    elapsedMs,
+    ordersPerSec: orders / (elapsedMs / 1000),
+    submitMs,
+    non202,
+    statuses: Object.fromEntries(statusRows.map((r) => [r.status, Number(r.n)])),
+    ordersStored: Number(span?.stored ?? 0),
+    serverSpanMs: Number(span?.ms ?? Number.NaN),
+    applyMs,
+  };
+}
+
+export const statusText = (s: Record<string, number>) =>
+  Object.entries(s)
+    .map(([k, v]) => `${v} ${k}`)
+    .join(", ") || "none";
