@@ -20,6 +20,7 @@ const PAGE = `<!doctype html>
       Scalar.createApiReference("#app", {
         url: "/v2/openapi.json",
         withDefaultFonts: false,
+        defaultOpenAllTags: true,
         hideClientButton: true,
         telemetry: false,
         showDeveloperTools: "never",
