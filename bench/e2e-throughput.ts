@@ -5,22 +5,28 @@
 //   node bench/e2e-throughput.ts      (BENCH_E2E_REQUESTS=100, BENCH_PROFILE=<dir> for CPU profiles)
 // One account is the realistic case (per-account FIFO: one request at a time); four accounts of
 // 25 requests each show the parallelism across accounts. The server runs as one process (role all).
+import { mkdtempSync, rmSync } from "node:fs";
+import { availableParallelism, tmpdir } from "node:os";
+import { join } from "node:path";
 import { runE2e, statusText } from "./lib/e2e.ts";
+import { activityText } from "./lib/pg-activity.ts";
 import { createAccount, freshDatabase, NO_RATE_LIMITS, ROOT, runJson, startOisr } from "./lib/processes.ts";
-import { PROFILE_DIR, profileEnv, summarizeProfiles } from "./lib/profile.ts";
+import { PROFILE_DIR, profileEnv, profileEnvIn, summarizeProfiles } from "./lib/profile.ts";
 import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
 
 const REQUESTS = Number(process.env.BENCH_E2E_REQUESTS ?? 100);
 const ORDERS = 1000;
+const DIAGNOSIS_REQUESTS = 20;
+const DIAGNOSIS_DIR = mkdtempSync(join(tmpdir(), "oisr-e2e-prof-"));
 
-async function oisrRun(accounts: number) {
+async function oisrRun(accounts: number, requests = REQUESTS, sample = false) {
   const db = await freshDatabase();
   try {
-    const name = `e2e-${accounts}acct`;
+    const name = `e2e-${accounts}acct${sample ? "-diagnosis" : ""}`;
     const server = await startOisr(db.url, {
       OISR_RATE_LIMITS: NO_RATE_LIMITS,
       LOG_LEVEL: "info",
-      ...profileEnv(name),
+      ...(sample ? profileEnvIn(DIAGNOSIS_DIR, name) : profileEnv(name)),
     });
     try {
       const all = [{ token: server.token, accountId: server.accountId }];
@@ -29,10 +35,12 @@ async function oisrRun(accounts: number) {
         url: server.url,
         databaseUrl: db.url,
         accounts: all,
-        requestsPerAccount: REQUESTS / accounts,
+        requestsPerAccount: requests / accounts,
         ordersPerRequest: ORDERS,
         tag: name,
         serverOutput: server.output,
+        sampleActivity: sample,
+        pids: { server: server.child.pid as number },
       });
     } finally {
       await server.stop();
@@ -61,6 +69,7 @@ const baseline = await baselineRun();
 const one = await oisrRun(1);
 const four = await oisrRun(4);
 
+const cores = (r: typeof one) => fmt((r.cpu.perProcess.server as number) / (r.elapsedMs / 1000), 2);
 const apply = (r: typeof one) =>
   r.applyMs
     ? `${fmt(r.applyMs.p50)} / ${fmt(r.applyMs.p99)} ms; Σ ${fmt(r.applyMs.sum / 1000, 1)} s = ${fmt((100 * r.applyMs.sum) / r.elapsedMs)} % of wall time`
@@ -82,6 +91,7 @@ printTable(
       baseline: fmt(baseline.ordersPerSec),
       ratio: ratio(four.ordersPerSec, baseline.ordersPerSec),
       goal: "(context: accounts in parallel)",
+      summary: true,
     },
     {
       figure: "wall time 1 account / 4 accounts / baseline, s",
@@ -95,6 +105,10 @@ printTable(
     {
       figure: "server clock, first accepted → last apply started (1 / 4 accounts), s",
       value: `${fmt(one.serverSpanMs / 1000, 1)} / ${fmt(four.serverSpanMs / 1000, 1)}`,
+    },
+    {
+      figure: "server process CPU, cores busy on average (1 account / 4 accounts); whole machine busy",
+      value: `${cores(one)} / ${cores(four)}; ${fmt(100 * one.cpu.machineBusyShare)} % / ${fmt(100 * four.cpu.machineBusyShare)} % of ${availableParallelism()} cores`,
     },
     { figure: "apply per 1,000-order request, p50 / p99 (1 account)", value: apply(one) },
     { figure: "apply per 1,000-order request, p50 / p99 (4 accounts)", value: apply(four) },
@@ -113,4 +127,18 @@ printTable(
   ],
 );
 
-if (PROFILE_DIR) printBlock("CPU profile of the server process (e2e)", summarizeProfiles(PROFILE_DIR, "e2e-"));
+// Diagnosis, not part of the figures above: one more 1-account run with the server under
+// --cpu-prof and pg_stat_activity sampled, to show where an apply transaction's time goes.
+const diagnosis = await oisrRun(1, DIAGNOSIS_REQUESTS, true);
+printBlock(
+  `Diagnosis: 1 account, ${DIAGNOSIS_REQUESTS} requests × ${fmt(ORDERS)} orders, server under --cpu-prof, pg_stat_activity sampled every ~2 ms (${fmt(diagnosis.ordersPerSec)} orders/s while observed; apply p50 ${fmt(diagnosis.applyMs?.p50 ?? Number.NaN)} ms)`,
+  [
+    activityText(diagnosis.activity as NonNullable<typeof diagnosis.activity>),
+    "",
+    summarizeProfiles(DIAGNOSIS_DIR, "e2e-", 15, diagnosis.window),
+  ].join("\n"),
+);
+rmSync(DIAGNOSIS_DIR, { recursive: true, force: true });
+
+if (PROFILE_DIR)
+  printBlock("CPU profile of the server process (e2e)", summarizeProfiles(PROFILE_DIR, "e2e-"));

@@ -2,7 +2,10 @@
 // as the API takes them, and time from the first submit until every one is `succeeded`.
 import postgres from "postgres";
 import { api } from "./client.ts";
+import { cpuMeter } from "./cpu.ts";
 import { order } from "./fixtures.ts";
+import { type ActivitySampler, sampleActivity } from "./pg-activity.ts";
+import { monotonicUs } from "./profile.ts";
 import { spread } from "./report.ts";
 
 export interface E2eOptions {
@@ -17,6 +20,10 @@ export interface E2eOptions {
   tag: string;
   /** Server output (LOG_LEVEL=info) to read the workers' per-request apply times from. */
   serverOutput?: () => string;
+  /** Sample pg_stat_activity during the run (a diagnosis; it costs PostgreSQL a little). */
+  sampleActivity?: boolean;
+  /** Server processes whose CPU time to count during the run, by name. */
+  pids?: Record<string, number>;
 }
 
 export interface E2eResult {
@@ -32,6 +39,11 @@ export interface E2eResult {
   serverSpanMs: number;
   /** Per-request apply time (claim to commit) from the worker logs, when available. */
   applyMs?: ReturnType<typeof spread> & { sum: number };
+  activity?: Awaited<ReturnType<ActivitySampler["stop"]>>;
+  /** From the first submit to the last poll, on the clock of CPU profiles. */
+  window: { fromUs: number; toUs: number };
+  /** CPU seconds of each named process during the run, and the machine's busy share (all cores). */
+  cpu: ReturnType<ReturnType<typeof cpuMeter>>;
 }
 
 const POLL_MS = 20;
@@ -42,7 +54,9 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
   const jobs: { account: number; body: string }[] = [];
   for (let r = 0; r < o.requestsPerAccount; r++) {
     for (let a = 0; a < o.accounts.length; a++) {
-      const orders = Array.from({ length: o.ordersPerRequest }, (_, i) => order(`${o.tag}-a${a}-r${r}-o${i}`));
+      const orders = Array.from({ length: o.ordersPerRequest }, (_, i) =>
+        order(`${o.tag}-a${a}-r${r}-o${i}`),
+      );
       jobs.push({ account: a, body: JSON.stringify({ orders }) });
     }
   }
@@ -50,7 +64,10 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
   const ids: string[] = [];
   let non202 = 0;
   let next = 0;
+  const sampler = o.sampleActivity ? sampleActivity(o.databaseUrl) : undefined;
   const started = performance.now();
+  const fromUs = monotonicUs();
+  const meter = cpuMeter(o.pids ?? {});
   const sender = async () => {
     while (next < jobs.length) {
       const job = jobs[next++] as (typeof jobs)[number];
@@ -86,6 +103,9 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 
+  const toUs = monotonicUs();
+  const cpu = meter();
+  const activity = await sampler?.stop();
   const sql = postgres(o.databaseUrl, { max: 1, onnotice: () => {} });
   const accountIds = o.accounts.map((a) => a.accountId);
   const statusRows = await sql<{ status: string; n: string }[]>`
@@ -119,6 +139,9 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
     ordersStored: Number(span?.stored ?? 0),
     serverSpanMs: Number(span?.ms ?? Number.NaN),
     applyMs,
+    activity,
+    window: { fromUs, toUs },
+    cpu,
   };
 }
 

@@ -7,10 +7,14 @@ export const PROFILE_DIR = process.env.BENCH_PROFILE;
 
 /** NODE_OPTIONS for a server process when profiling is on; nothing otherwise. */
 export function profileEnv(name: string): Record<string, string> {
-  if (!PROFILE_DIR) return {};
-  mkdirSync(PROFILE_DIR, { recursive: true });
+  return PROFILE_DIR ? profileEnvIn(PROFILE_DIR, name) : {};
+}
+
+/** NODE_OPTIONS that make a Node.js process write a CPU profile into `dir` when it exits. */
+export function profileEnvIn(dir: string, name: string): Record<string, string> {
+  mkdirSync(dir, { recursive: true });
   return {
-    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${PROFILE_DIR} --cpu-prof-name=${name}-\${pid}.cpuprofile`,
+    NODE_OPTIONS: `--cpu-prof --cpu-prof-dir=${dir} --cpu-prof-name=${name}-\${pid}.cpuprofile`,
   };
 }
 
@@ -35,8 +39,19 @@ function area(url: string): string {
   return url.replace(/^file:\/\//, "");
 }
 
-/** Self time by code area and the top functions, for every profile in `dir` whose name starts with `prefix`. */
-export function summarizeProfiles(dir: string, prefix: string, top = 15): string {
+/** Now on the clock V8 stamps profile samples with (CLOCK_MONOTONIC, µs), comparable across processes. */
+export const monotonicUs = () => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * Self time by code area and the top functions, for every profile in `dir` whose name starts with
+ * `prefix`; with `window` (monotonicUs() values), only the samples taken inside it.
+ */
+export function summarizeProfiles(
+  dir: string,
+  prefix: string,
+  top = 15,
+  window?: { fromUs: number; toUs: number },
+): string {
   const out: string[] = [];
   for (const file of readdirSync(dir).filter((f) => f.startsWith(prefix) && f.endsWith(".cpuprofile"))) {
     const profile = JSON.parse(readFileSync(join(dir, file), "utf8")) as {
@@ -47,9 +62,15 @@ export function summarizeProfiles(dir: string, prefix: string, top = 15): string
       timeDeltas: number[];
     };
     const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    // Keep only the samples inside the window (timeDeltas accumulate from startTime).
+    let t = profile.startTime;
+    const keep = profile.samples.map((_, i) => {
+      t += profile.timeDeltas[i] ?? 0;
+      return !window || (t >= window.fromUs && t <= window.toUs);
+    });
     const self = new Map<number, number>();
     profile.samples.forEach((id, i) => {
-      self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
+      if (keep[i]) self.set(id, (self.get(id) ?? 0) + (profile.timeDeltas[i] ?? 0));
     });
     const total = [...self.values()].reduce((a, b) => a + b, 0);
     const areas = new Map<string, number>();
@@ -73,6 +94,7 @@ export function summarizeProfiles(dir: string, prefix: string, top = 15): string
     for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
     const inclusive = new Map<string, number>();
     profile.samples.forEach((id, i) => {
+      if (!keep[i]) return;
       const names = new Set<string>();
       for (let at: number | undefined = id; at !== undefined; at = parent.get(at)) {
         const n = byId.get(at) as Node;
@@ -80,11 +102,12 @@ export function summarizeProfiles(dir: string, prefix: string, top = 15): string
         if ((a === "@oisr/server (dist)" || a === "@oisr/domain") && n.callFrame.functionName)
           names.add(`${n.callFrame.functionName} (${a === "@oisr/domain" ? "domain" : "server"})`);
       }
-      for (const name of names) inclusive.set(name, (inclusive.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
+      for (const name of names)
+        inclusive.set(name, (inclusive.get(name) ?? 0) + (profile.timeDeltas[i] ?? 0));
     });
     const pct = (us: number) => `${((100 * us) / busy).toFixed(1).padStart(5)} %`;
     out.push(
-      `${file}: ${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s on CPU (${((100 * busy) / total).toFixed(0)} %)`,
+      `${file}${window ? " (the measured window only)" : ""}: ${(total / 1e6).toFixed(1)} s profiled, ${(busy / 1e6).toFixed(1)} s on CPU (${((100 * busy) / total).toFixed(0)} %)`,
       "  self time by area (share of on-CPU time):",
       ...[...areas]
         .sort((a, b) => b[1] - a[1])

@@ -11,6 +11,8 @@ export interface Row {
   goal?: string;
   /** Whether the goal is met; when omitted, read from the goal ("≥ 0.50×", "≤ 250 MB", "0"). */
   met?: boolean;
+  /** Put the row in the summary of RESULTS.md even without a goal (a key figure for context). */
+  summary?: boolean;
 }
 
 export interface SummaryRow {
@@ -38,14 +40,15 @@ export function printTable(title: string, rows: Row[]): string {
   if (process.env.BENCH_RESULTS) appendFileSync(process.env.BENCH_RESULTS, `${text}\n`);
   if (process.env.BENCH_SUMMARY) {
     for (const r of rows) {
-      if (!r.goal || r.goal.startsWith("(")) continue;
+      const hasGoal = !!r.goal && !r.goal.startsWith("(");
+      if (!hasGoal && !r.summary) continue;
       const summary: SummaryRow = {
         table: title,
         figure: r.figure,
         value: r.value,
-        goal: r.goal,
+        goal: hasGoal ? (r.goal as string) : "—",
         ratio: r.ratio ?? "",
-        met: r.met ?? judge(r),
+        met: hasGoal ? (r.met ?? judge(r)) : null,
       };
       appendFileSync(process.env.BENCH_SUMMARY, `${JSON.stringify(summary)}\n`);
     }
