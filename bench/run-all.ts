@@ -16,19 +16,43 @@ import { ADMIN_URL, ROOT } from "./lib/processes.ts";
 import type { SummaryRow } from "./lib/report.ts";
 
 const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }[] = [
-  { name: "ingest-ack", file: "ingest-ack.ts", what: "1 + 5: ingest acknowledgment throughput and memory", timeoutS: 300 },
+  {
+    name: "ingest-ack",
+    file: "ingest-ack.ts",
+    what: "1 + 5: ingest acknowledgment throughput and memory",
+    timeoutS: 300,
+  },
   { name: "startup", file: "startup.ts", what: "5b: start to ready on embedded PostgreSQL", timeoutS: 300 },
-  { name: "e2e-throughput", file: "e2e-throughput.ts", what: "2: end-to-end ingest throughput", timeoutS: 600 },
+  {
+    name: "e2e-throughput",
+    file: "e2e-throughput.ts",
+    what: "2: end-to-end ingest throughput",
+    timeoutS: 600,
+  },
   { name: "latency", file: "latency.ts", what: "3: processing latency", timeoutS: 300 },
-  { name: "feed-scale", file: "feed-scale.ts", what: "4: change-feed page latency at 10k and 1M orders", timeoutS: 900 },
+  {
+    name: "feed-scale",
+    file: "feed-scale.ts",
+    what: "4: change-feed page latency at 10k and 1M orders",
+    timeoutS: 900,
+  },
   { name: "scale-out", file: "scale-out.ts", what: "6: one vs two worker processes", timeoutS: 600 },
-  { name: "sdk-overhead", file: "sdk-overhead.ts", what: "SDK overhead against raw fetch (colleague's)", timeoutS: 300 },
+  {
+    name: "sdk-overhead",
+    file: "sdk-overhead.ts",
+    what: "SDK overhead against raw fetch (colleague's)",
+    timeoutS: 300,
+  },
 ];
 
-const only = process.env.BENCH_ONLY?.split(",").map((s) => s.trim()).filter(Boolean);
+const only = process.env.BENCH_ONLY?.split(",")
+  .map((s) => s.trim())
+  .filter(Boolean);
 const unknown = only?.filter((n) => !BENCHMARKS.some((b) => b.name === n)) ?? [];
 if (unknown.length > 0) {
-  console.error(`BENCH_ONLY: unknown ${unknown.join(", ")}; known: ${BENCHMARKS.map((b) => b.name).join(", ")}`);
+  console.error(
+    `BENCH_ONLY: unknown ${unknown.join(", ")}; known: ${BENCHMARKS.map((b) => b.name).join(", ")}`,
+  );
   process.exit(2);
 }
 const selected = BENCHMARKS.filter((b) => !only || only.includes(b.name));
@@ -36,11 +60,16 @@ const OUT = process.env.BENCH_OUT ?? join(ROOT, "bench", "RESULTS.md");
 const WAIT_LOAD = Number(process.env.BENCH_WAIT_LOAD ?? 1.5);
 const WAIT_MINUTES = Number(process.env.BENCH_WAIT_MINUTES ?? 10);
 
-const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number) as [number, number, number];
+const loadavg = () =>
+  readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).map(Number) as [number, number, number];
 const loadText = (l: number[]) => l.map((x) => x.toFixed(2)).join(", ");
 const sh = (cmd: string, args: string[]) => {
   try {
-    return execFileSync(cmd, args, { cwd: ROOT, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim();
+    return execFileSync(cmd, args, {
+      cwd: ROOT,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "ignore"],
+    }).trim();
   } catch {
     return "";
   }
@@ -56,8 +85,13 @@ function newestMtime(dir: string): number {
 }
 const dist = join(ROOT, "packages/server/dist/main.mjs");
 const sources = Math.max(
-  ...["packages/server/src", "packages/server/drizzle", "packages/domain/src", "spec/openapi.yaml"].map((p) =>
-    p.endsWith(".yaml") ? (existsSync(join(ROOT, p)) ? statSync(join(ROOT, p)).mtimeMs : 0) : newestMtime(join(ROOT, p)),
+  ...["packages/server/src", "packages/server/drizzle", "packages/domain/src", "spec/openapi.yaml"].map(
+    (p) =>
+      p.endsWith(".yaml")
+        ? existsSync(join(ROOT, p))
+          ? statSync(join(ROOT, p)).mtimeMs
+          : 0
+        : newestMtime(join(ROOT, p)),
   ),
 );
 let built = "production build was current";
@@ -72,7 +106,9 @@ const loadSeen: string[] = [];
 let load = loadavg();
 for (let minute = 0; load[0] >= WAIT_LOAD && minute < WAIT_MINUTES; minute++) {
   loadSeen.push(`${new Date().toISOString().slice(11, 19)} ${load[0].toFixed(2)}`);
-  console.log(`1-minute load average ${load[0].toFixed(2)} ≥ ${WAIT_LOAD}; waiting a minute (${minute + 1}/${WAIT_MINUTES})…`);
+  console.log(
+    `1-minute load average ${load[0].toFixed(2)} ≥ ${WAIT_LOAD}; waiting a minute (${minute + 1}/${WAIT_MINUTES})…`,
+  );
   await new Promise((r) => setTimeout(r, 60_000));
   load = loadavg();
 }
@@ -120,7 +156,11 @@ for (const b of selected) {
   const code = await new Promise<number | null>((resolve) => child.once("exit", (c) => resolve(c)));
   clearTimeout(timer);
   const seconds = (performance.now() - t0) / 1000;
-  const outcome = timedOut ? `stopped after the ${b.timeoutS} s limit` : code === 0 ? "ok" : `exited with ${code}`;
+  const outcome = timedOut
+    ? `stopped after the ${b.timeoutS} s limit`
+    : code === 0
+      ? "ok"
+      : `exited with ${code}`;
   runs.push({
     name: b.name,
     what: b.what,
@@ -155,7 +195,14 @@ const md = [
   `- memory: ${(totalmem() / 2 ** 30).toFixed(1)} GiB`,
   `- Node.js: ${process.version}`,
   `- PostgreSQL: ${pgVersion.split(",")[0]} on 127.0.0.1 (${pgSettings.map((s) => `${s.name}=${s.setting}${s.unit && s.unit !== "" ? ` ${s.unit}` : ""}`).join(", ")})`,
-  `- git commit: ${commit}${dirty ? ` (working tree has uncommitted changes to: ${dirty.split("\n").map((l) => l.slice(3)).join(", ")})` : ""}; server ${built}`,
+  `- git commit: ${commit}${
+    dirty
+      ? ` (working tree has uncommitted changes to: ${dirty
+          .split("\n")
+          .map((l) => l.slice(3))
+          .join(", ")})`
+      : ""
+  }; server ${built}`,
   `- load average (1, 5, 15 min) at start: ${loadText(startLoad)}; at end: ${loadText(endLoad)}${loadSeen.length > 0 ? `; waited for it to drop below ${WAIT_LOAD} (seen: ${loadSeen.join(", ")})` : ""}`,
   quiet
     ? `- The 1-minute load average was below ${WAIT_LOAD} when the run started, so no other heavy work was running then; the machine is shared (other engineers run tests on it), so the load after each benchmark is listed below.`
@@ -174,7 +221,9 @@ const md = [
   "",
   "| benchmark | what | took | outcome | load average after (1, 5, 15 min) |",
   "|---|---|---|---|---|",
-  ...runs.map((r) => `| ${r.name} | ${r.what} | ${r.seconds.toFixed(0)} s | ${r.outcome} | ${loadText(r.loadAfter)} |`),
+  ...runs.map(
+    (r) => `| ${r.name} | ${r.what} | ${r.seconds.toFixed(0)} s | ${r.outcome} | ${loadText(r.loadAfter)} |`,
+  ),
   "",
   ...runs.flatMap((r) => [`## ${r.name}`, "", r.text.trim() || "_(no output)_", ""]),
 ].join("\n");

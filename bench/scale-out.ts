@@ -62,7 +62,11 @@ async function run(workers: number) {
       });
       // Which worker applied how many requests.
       const perWorker = workerProcesses.map(
-        (w) => w.output().split("\n").filter((l) => l.includes('"request processed"')).length,
+        (w) =>
+          w
+            .output()
+            .split("\n")
+            .filter((l) => l.includes('"request processed"')).length,
       );
       return { ...result, perWorker };
     } finally {
