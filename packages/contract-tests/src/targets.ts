@@ -1,7 +1,7 @@
 // The systems the one contract suite runs against. Each target starts a fresh, isolated system
 // and can mint accounts; tests talk to it over HTTP only.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import {
   cpSync,
   existsSync,
@@ -15,8 +15,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadConfig, openServices, startServer } from "@oisr/server";
-import postgres from "postgres";
+import { freshDatabase, loadConfig, openServices, startServer } from "@oisr/server";
 import { mockTarget } from "./mock-targets.ts";
 
 export interface System {
@@ -41,22 +40,7 @@ export interface Target {
 }
 
 /** A fresh PostgreSQL database per system, dropped on close. */
-export async function freshDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `oisr_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
+export { freshDatabase };
 
 const migrationsFolder = fileURLToPath(new URL("../../server/drizzle", import.meta.url));
 

@@ -4,6 +4,13 @@ export { applyBatch, itemCount } from "./apply-batch.ts";
 export { compareTimestamps } from "./compare.ts";
 export { deriveOrderStatus, isActiveReturn } from "./derive.ts";
 export { applyDispositions } from "./dispositions.ts";
+export {
+  DEFAULT_RATE_LIMITS,
+  PROBLEM_TITLES,
+  RATE_LIMIT_SCOPES,
+  type RateLimitScope,
+  scopesFor,
+} from "./http-contract.ts";
 export { applyInventory } from "./inventory.ts";
 export { MemoryState } from "./memory-state.ts";
 export type * from "./model.ts";

@@ -1,24 +1,8 @@
 // Reads the process environment once; everything else receives a Config.
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/domain";
 export type Role = "api" | "worker" | "all";
 
-export const RATE_LIMIT_SCOPES = [
-  "ingest",
-  "ingest_inventory",
-  "orders_read",
-  "requests_read",
-  "returns_read",
-  "webhooks",
-] as const;
-export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
-
-export const DEFAULT_RATE_LIMITS: Record<RateLimitScope, number> = {
-  ingest: 600,
-  ingest_inventory: 120,
-  orders_read: 150,
-  requests_read: 150,
-  returns_read: 120,
-  webhooks: 60,
-};
+export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/domain";
 
 export interface Config {
   port: number;

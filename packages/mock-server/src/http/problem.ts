@@ -1,4 +1,5 @@
 // RFC 9457 problem details with the server's codes, titles and details (decision 001).
+import { PROBLEM_TITLES } from "@oisr/domain";
 
 export interface FieldError {
   pointer: string;
@@ -6,20 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-export const PROBLEM_TITLES: Record<string, string> = {
-  invalid_json: "Malformed JSON",
-  validation_failed: "Request does not match the API schema",
-  invalid_cursor: "Invalid cursor",
-  unauthorized: "Authentication required",
-  not_found: "Not found",
-  method_not_allowed: "Method not allowed",
-  payload_too_large: "Payload too large",
-  unsupported_media_type: "Unsupported media type",
-  idempotency_key_reused: "Idempotency key reused with a different body",
-  rate_limited: "Rate limit exceeded",
-  internal_error: "Internal server error",
-  service_unavailable: "Service unavailable",
-};
+export { PROBLEM_TITLES } from "@oisr/domain";
 
 /** Thrown anywhere in request handling; turned into a problem response by the pipeline. */
 export class HttpProblem extends Error {

@@ -2,39 +2,12 @@
 // server's `oisr_rate_limit_take` does: a call is taken for every scope or for none, and the
 // headers describe the scope with the fewest calls left (or the one that refused the call).
 
-export const RATE_LIMIT_SCOPES = [
-  "ingest",
-  "ingest_inventory",
-  "orders_read",
-  "requests_read",
-  "returns_read",
-  "webhooks",
-] as const;
-export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope, scopesFor } from "@oisr/domain";
+
+export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope, scopesFor };
 export type RateLimits = Record<RateLimitScope, number>;
 
-export const DEFAULT_RATE_LIMITS: RateLimits = {
-  ingest: 600,
-  ingest_inventory: 120,
-  orders_read: 150,
-  requests_read: 150,
-  returns_read: 120,
-  webhooks: 60,
-};
-
 const WINDOW_SECONDS = 60;
-
-/** The scopes a call counts toward (path relative to the base URL); empty for unlimited calls. */
-export function scopesFor(method: string, path: string): RateLimitScope[] {
-  if (method === "POST" && path.startsWith("/ingest/")) {
-    return path === "/ingest/inventory" ? ["ingest", "ingest_inventory"] : ["ingest"];
-  }
-  if (path.startsWith("/webhook_subscriptions")) return ["webhooks"];
-  if (path.startsWith("/orders")) return ["orders_read"];
-  if (path.startsWith("/requests")) return ["requests_read"];
-  if (path.startsWith("/returns") || path.startsWith("/inventory")) return ["returns_read"];
-  return [];
-}
 
 export interface RateDecision {
   allowed: boolean;

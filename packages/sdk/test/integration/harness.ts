@@ -1,8 +1,7 @@
 // The real server, in-process, for the integration tests: on embedded PGlite always, and on
 // PostgreSQL too when DATABASE_URL is set (a fresh database per server, dropped on close).
 import { randomBytes } from "node:crypto";
-import { loadConfig, startServer } from "@oisr/server";
-import postgres from "postgres";
+import { freshDatabase, loadConfig, startServer } from "@oisr/server";
 import { type ClientOptions, createClient, type OisrClient } from "../../src/index.ts";
 
 export interface Backend {
@@ -24,24 +23,6 @@ export interface TestServer {
   /** A client of a new account. */
   newClient(options?: Partial<ClientOptions>): Promise<OisrClient>;
   close(): Promise<void>;
-}
-
-/** Copied from packages/contract-tests/src/targets.ts: a database of its own, dropped on close. */
-async function freshDatabase(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `oisr_sdk_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
 }
 
 export async function startTestServer(

@@ -1,4 +1,5 @@
 // RFC 9457 problem details, the only error body the API sends.
+import { PROBLEM_TITLES } from "@oisr/domain";
 import type { Response } from "express";
 
 export interface FieldError {
@@ -6,21 +7,6 @@ export interface FieldError {
   code: string;
   message: string;
 }
-
-const TITLES: Record<string, string> = {
-  invalid_json: "Malformed JSON",
-  validation_failed: "Request does not match the API schema",
-  invalid_cursor: "Invalid cursor",
-  unauthorized: "Authentication required",
-  not_found: "Not found",
-  method_not_allowed: "Method not allowed",
-  payload_too_large: "Payload too large",
-  unsupported_media_type: "Unsupported media type",
-  idempotency_key_reused: "Idempotency key reused with a different body",
-  rate_limited: "Rate limit exceeded",
-  internal_error: "Internal server error",
-  service_unavailable: "Service unavailable",
-};
 
 export class HttpProblem extends Error {
   readonly status: number;
@@ -50,7 +36,7 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
   res.send(
     JSON.stringify({
       type: `https://oisr.dev/problems/${problem.code}`,
-      title: TITLES[problem.code] ?? "Error",
+      title: PROBLEM_TITLES[problem.code] ?? "Error",
       status: problem.status,
       detail: problem.message,
       trace_id: traceId,

@@ -1,21 +1,10 @@
 // Per-account rate limits by scope (CONTRACT section 8), with X-RateLimit-* on every limited response.
+
+import { type RateLimitScope, scopesFor } from "@oisr/domain";
 import type { RequestHandler } from "express";
-import type { RateLimitScope } from "../config.ts";
 import type { RateLimitStore } from "../store/rate-limits.ts";
 import { accountOf } from "./auth.ts";
 import { HttpProblem } from "./problem.ts";
-
-/** The scopes a call counts toward; empty for unlimited calls. */
-export function scopesFor(method: string, path: string): RateLimitScope[] {
-  if (method === "POST" && path.startsWith("/ingest/")) {
-    return path === "/ingest/inventory" ? ["ingest", "ingest_inventory"] : ["ingest"];
-  }
-  if (path.startsWith("/webhook_subscriptions")) return ["webhooks"];
-  if (path.startsWith("/orders")) return ["orders_read"];
-  if (path.startsWith("/requests")) return ["requests_read"];
-  if (path.startsWith("/returns") || path.startsWith("/inventory")) return ["returns_read"];
-  return [];
-}
 
 export function rateLimitMiddleware(
   store: RateLimitStore,

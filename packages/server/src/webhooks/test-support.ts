@@ -1,9 +1,10 @@
 // Shared by the webhook tests (not used by the server): a real HTTP receiver on 127.0.0.1, a
 // fresh database per test file (PGlite, or PostgreSQL when DATABASE_URL is set), and polling.
-import { createHmac, randomBytes } from "node:crypto";
+
+import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
-import postgres from "postgres";
+import { freshDatabase } from "../db/fresh-database.ts";
 import { secretKey } from "./signing.ts";
 
 export interface Received {
@@ -75,18 +76,6 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>; drop(): Promise<void> }> {
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) return { env: { OISR_DATA_DIR: "memory://" }, drop: async () => {} };
-  const name = `oisr_test_${randomBytes(6).toString("hex")}`;
-  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return {
-    env: { DATABASE_URL: url.toString() },
-    async drop() {
-      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
+  const db = await freshDatabase(adminUrl);
+  return { env: { DATABASE_URL: db.url }, drop: db.drop };
 }

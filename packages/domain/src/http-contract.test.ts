@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scopesFor } from "./rate-limit.ts";
+import { scopesFor } from "./http-contract.ts";
 
 describe("rate-limit scopes (CONTRACT section 8)", () => {
   it.each([
