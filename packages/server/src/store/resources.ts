@@ -1,8 +1,8 @@
-// Orders, returns, shipments and inventory levels: the feed reads and the worker's writes.
+// Orders, returns and inventory levels as the read routes see them: lookups and change feeds.
 // Rows keep the resource in its API shape (`body`) beside the columns used to find and order it.
-import { and, asc, eq, gt, gte, inArray, or, sql } from "drizzle-orm";
+import { and, asc, eq, gt, gte, or, sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
-import { inventoryLevels, orders, returns, shipments } from "../db/schema.ts";
+import { inventoryLevels, orders, returns } from "../db/schema.ts";
 
 export interface OrderFilters {
   status?: string;
@@ -126,20 +126,6 @@ export function createResourceStore(database: Database) {
         .where(and(...conditions))
         .orderBy(asc(inventoryLevels.locationId), asc(inventoryLevels.sku))
         .limit(limit);
-    },
-
-    /** Loads shipments by external id (for the worker's state snapshot). */
-    async shipmentsByExternalId(
-      executor: Executor,
-      accountId: string,
-      externalIds: string[],
-    ): Promise<unknown[]> {
-      if (externalIds.length === 0) return [];
-      const rows = await executor
-        .select({ body: shipments.body })
-        .from(shipments)
-        .where(and(eq(shipments.accountId, accountId), inArray(shipments.externalId, externalIds)));
-      return rows.map((r) => r.body);
     },
   };
 }

@@ -118,21 +118,16 @@ export function createQueue(database: Database, workerId: string) {
       return "retry";
     },
 
-    /** Gives claimed-but-unstarted work back at shutdown so another worker need not wait for the lease. */
-    async release(claimed: ClaimedRequest): Promise<void> {
-      await database.rows(
-        sql`update requests set lease_owner = null, lease_until = null, attempts = greatest(attempts - 1, 0)
-             where account_id = ${claimed.accountId} and id = ${claimed.id} and lease_owner = ${workerId}`,
-      );
-    },
-
-    /** Earliest moment any queued request becomes claimable, to sleep exactly that long. */
+    /** Time until the next retry is due or lease runs out (future moments only), or null. */
     async nextDueInMs(): Promise<number | null> {
       const [row] = await database.rows<{ ms: number | string | null }>(
-        sql`select extract(epoch from (min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) - now())) * 1000 as ms
-              from requests where status in ('pending', 'processing')`,
+        sql`select extract(epoch from (min(t) - now())) * 1000 as ms from (
+              select next_attempt_at as t from requests
+               where status in ('pending', 'processing') and next_attempt_at > now()
+              union all
+              select lease_until from requests where status = 'processing' and lease_until > now()) due`,
       );
-      return row?.ms == null ? null : Math.max(0, Number(row.ms));
+      return row?.ms == null ? null : Math.max(1, Number(row.ms));
     },
   };
 }

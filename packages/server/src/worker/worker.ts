@@ -31,7 +31,12 @@ export async function startWorker(deps: {
   const inFlight = new Set<Promise<void>>();
   let running = true;
   let wake: (() => void) | undefined;
-  const kick = () => wake?.();
+  // A kick that comes while the loop is busy claiming is remembered, so no wake-up is lost.
+  let kicked = false;
+  const kick = () => {
+    if (wake) wake();
+    else kicked = true;
+  };
 
   const unlisten = await services.database.listen("oisr_requests", kick);
 
@@ -64,6 +69,7 @@ export async function startWorker(deps: {
 
   async function loop(): Promise<void> {
     while (running) {
+      kicked = false;
       const free = config.workerConcurrency - inFlight.size;
       let claimed: ClaimedRequest[] = [];
       if (free > 0) {
@@ -76,16 +82,19 @@ export async function startWorker(deps: {
       for (const c of claimed) {
         const p = processOne(c).finally(() => {
           inFlight.delete(p);
-          kick();
+          // The account's next request may be claimable now, here or in another worker process.
+          void services.database.notify("oisr_requests").catch(() => {});
         });
         inFlight.add(p);
       }
-      if (claimed.length > 0 && claimed.length === free) continue;
+      if (free > 0 && claimed.length === free) continue;
+      // Work that is due now but was not claimed waits for something to finish (a kick); only
+      // retries and leases running out later need a timer.
+      if (kicked) continue;
       const dueIn = await queue.nextDueInMs().catch(() => null);
-      const sleep = Math.min(MAX_IDLE_MS, dueIn ?? MAX_IDLE_MS);
-      if (sleep <= 0 && inFlight.size < config.workerConcurrency && claimed.length > 0) continue;
+      if (kicked) continue;
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(sleep, 5));
+        const timer = setTimeout(resolve, Math.min(MAX_IDLE_MS, dueIn ?? MAX_IDLE_MS));
         wake = () => {
           clearTimeout(timer);
           resolve();
