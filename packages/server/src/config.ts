@@ -24,6 +24,11 @@ export interface Config {
   webhookAllowPrivateNetworks: boolean;
   /** Delays before each webhook retry after the immediate first attempt. */
   webhookRetrySchedule: number[];
+  /**
+   * Lease a dispatcher holds on a webhook attempt; a dispatcher that dies is replaced after it.
+   * Unset: the attempt timeout + 50 s. A shorter lease also shortens the attempt timeout (half the lease).
+   */
+  webhookLeaseMs: number | undefined;
   /** Validate responses against the spec (on in tests). */
   validateResponses: boolean;
 }
@@ -81,6 +86,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .split(",")
       .filter((s) => s.trim() !== "")
       .map(parseDuration),
+    webhookLeaseMs: int(env.OISR_WEBHOOK_LEASE_MS, 0, "OISR_WEBHOOK_LEASE_MS") || undefined,
     validateResponses: env.OISR_VALIDATE_RESPONSES === "1",
   };
 }

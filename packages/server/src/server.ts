@@ -36,6 +36,12 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       config,
       logger,
       database: services.database,
+      ...(config.webhookLeaseMs
+        ? {
+            leaseMs: config.webhookLeaseMs,
+            timeoutMs: Math.min(10_000, Math.ceil(config.webhookLeaseMs / 2)),
+          }
+        : {}),
       onAttempt: (outcome) => services.metrics.webhookDeliveries.inc({ outcome }),
     });
     stops.push(() => dispatcher.stop());

@@ -58,6 +58,10 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     connect_timeout: 5,
     // Keep idle connections short-lived so a restarted server is noticed quickly.
     idle_timeout: 30,
+    // Reconnect delay in seconds. The driver's default grows with the failures of the whole pool up to
+    // 20 s, so after a database restart calls would wait that long for a connection instead of a
+    // quick 503, and keep waiting after the database is back.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
   });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });

@@ -1,6 +1,6 @@
 // One transaction for a batch of accepted ingest calls: idempotency keys claimed, replayed or
 // refused, then every new request row inserted with a single statement, then one wake-up.
-import { type SQL, sql } from "drizzle-orm";
+import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { newRequestId } from "./ids.ts";
 import { type AcceptOutcome, IDEMPOTENCY_WINDOW, type IngestAck, type NewRequest } from "./requests.ts";
@@ -26,18 +26,29 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
   });
   const leaderHash = new Map<number, string>();
 
+  // Every statement has one fixed text whatever the batch size (rows travel as one JSON
+  // parameter), so postgres.js prepares each once instead of once per batch size.
   await database.db.transaction(async (tx) => {
     if (leaders.size > 0) {
       const keyed = [...leaders.values()];
+      const keys = JSON.stringify(
+        keyed.map((i) => {
+          const r = items[i] as NewRequest;
+          const ack = acks[i] as IngestAck;
+          return {
+            a: r.accountId,
+            e: r.endpoint,
+            k: r.idempotencyKey,
+            h: r.bodyHash,
+            r: ack.request_id,
+            x: ack,
+          };
+        }),
+      );
       const claimed = await database.rows<{ k: string }>(
         sql`insert into idempotency_keys (account_id, endpoint, key, body_hash, request_id, response)
-            values ${sql.join(
-              keyed.map((i) => {
-                const r = items[i] as NewRequest;
-                return sql`(${r.accountId}, ${r.endpoint}, ${r.idempotencyKey}, ${r.bodyHash}, ${(acks[i] as IngestAck).request_id}, ${JSON.stringify(acks[i])}::jsonb)`;
-              }),
-              sql`, `,
-            )}
+            select x.a, x.e, x.k, x.h, x.r, x.x from jsonb_to_recordset(${keys}::jsonb)
+              as x(a text, e text, k text, h text, r uuid, x jsonb)
             on conflict (account_id, endpoint, key) do update
               set body_hash = excluded.body_hash, request_id = excluded.request_id, response = excluded.response, created_at = now()
               where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW}
@@ -48,15 +59,16 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
       const taken = keyed.filter((i) => !claimedKeys.has(keyOf(items[i] as NewRequest)));
       for (const i of keyed) leaderHash.set(i, (items[i] as NewRequest).bodyHash);
       if (taken.length > 0) {
+        const wanted = JSON.stringify(
+          taken.map((i) => {
+            const r = items[i] as NewRequest;
+            return { a: r.accountId, e: r.endpoint, k: r.idempotencyKey };
+          }),
+        );
         const existing = await database.rows<{ k: string; body_hash: string; response: IngestAck }>(
           sql`select account_id || chr(1) || endpoint || chr(1) || key as k, body_hash, response from idempotency_keys
-               where (account_id, endpoint, key) in (${sql.join(
-                 taken.map((i) => {
-                   const r = items[i] as NewRequest;
-                   return sql`(${r.accountId}, ${r.endpoint}, ${r.idempotencyKey})`;
-                 }),
-                 sql`, `,
-               )})`,
+               where (account_id, endpoint, key) in
+                 (select x.a, x.e, x.k from jsonb_to_recordset(${wanted}::jsonb) as x(a text, e text, k text))`,
           tx,
         );
         const byKey = new Map(existing.map((e) => [e.k, e]));
@@ -75,13 +87,24 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
     const followerSet = new Set(followers.map(([i]) => i));
     const fresh = items.map((_, i) => i).filter((i) => outcomes[i] === undefined && !followerSet.has(i));
     if (fresh.length > 0) {
-      const rows: SQL[] = fresh.map((i) => {
+      // Bodies are spliced in as the JSON text they arrived as: no second serialisation.
+      const rows = fresh.map((i) => {
         const r = items[i] as NewRequest;
-        const params = r.params ? JSON.stringify(r.params) : null;
-        return sql`(${r.accountId}, ${(acks[i] as IngestAck).request_id}, ${r.kind}, 'pending', ${r.traceId}, ${r.idempotencyKey}, ${params}::jsonb, ${r.bodyJson}::jsonb, ${r.itemCount})`;
+        const head = JSON.stringify({
+          a: r.accountId,
+          i: (acks[i] as IngestAck).request_id,
+          k: r.kind,
+          t: r.traceId,
+          ik: r.idempotencyKey,
+          p: r.params,
+          n: r.itemCount,
+        });
+        return `${head.slice(0, -1)},"b":${r.bodyJson}}`;
       });
       await database.rows(
-        sql`insert into requests (account_id, id, kind, status, trace_id, idempotency_key, params, body, item_count) values ${sql.join(rows, sql`, `)}`,
+        sql`insert into requests (account_id, id, kind, status, trace_id, idempotency_key, params, body, item_count)
+            select x.a, x.i, x.k, 'pending', x.t, x.ik, x.p, x.b, x.n from jsonb_to_recordset(${`[${rows.join(",")}]`}::jsonb)
+              as x(a text, i uuid, k text, t text, ik text, p jsonb, b jsonb, n int)`,
         tx,
       );
       for (const i of fresh) outcomes[i] = { kind: "accepted", ack: acks[i] as IngestAck };

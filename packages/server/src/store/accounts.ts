@@ -1,6 +1,6 @@
 // Accounts and their API tokens. Tokens are stored only as SHA-256 hashes.
 import { createHash, timingSafeEqual } from "node:crypto";
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { accounts, apiTokens } from "../db/schema.ts";
 import { createBatcher } from "./batcher.ts";
@@ -33,7 +33,13 @@ export function createAccountStore(database: Database) {
         })
         .from(apiTokens)
         .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-        .where(and(inArray(apiTokens.tokenHash, unique), isNull(apiTokens.revokedAt)));
+        // One array parameter (hex hashes need no escaping): one statement text for every batch size.
+        .where(
+          and(
+            sql`${apiTokens.tokenHash} = any(${`{${unique.join(",")}}`}::text[])`,
+            isNull(apiTokens.revokedAt),
+          ),
+        );
       const byHash = new Map(rows.map((r) => [r.hash, r]));
       return hashes.map((hash) => {
         const row = byHash.get(hash);
