@@ -1,8 +1,10 @@
 // Writes one applied batch: resources with their new change-feed positions, and the outbox events,
-// all inside the caller's transaction.
+// all inside the caller's transaction. Each statement has one fixed text whatever the batch size:
+// the rows travel as one JSON parameter and PostgreSQL unpacks them, which keeps a 1000-order
+// batch to a few statements, each prepared once.
 import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
-import { accounts, events, inventoryLevels, orders, returns, shipments } from "../db/schema.ts";
+import { accounts } from "../db/schema.ts";
 import { newId } from "./ids.ts";
 
 interface FeedResource {
@@ -24,16 +26,9 @@ export interface OutboxEvent {
   object: unknown;
 }
 
-const excluded = (column: string) => sql.raw(`excluded.${column}`);
-
-/**
- * An entity whose version did not change (only its source watermark moved) keeps its feed
- * position: consumers upsert by version, so re-sending it would be noise.
- */
-const feedSeqUnlessSameVersion = (table: string) =>
-  sql.raw(
-    `case when ${table}.body->'version' = excluded.body->'version' then ${table}.feed_seq else excluded.feed_seq end`,
-  );
+/** `e(body, n)`: the JSON array's elements with their 1-based position. */
+const elements = (rows: unknown[]) =>
+  sql`jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n)`;
 
 export async function writeChanges(
   tx: Tx,
@@ -56,99 +51,51 @@ export async function writeChanges(
     seq = Number(row.feedSeq) - feedCount;
   }
 
+  // An entity whose version did not change (only its source watermark moved) keeps its feed
+  // position: consumers upsert by version, so sending it again would be noise.
   if (changes.orders.length > 0) {
-    await tx
-      .insert(orders)
-      .values(
-        changes.orders.map((o) => ({
-          accountId,
-          id: o.id,
-          externalId: o.external_id,
-          status: o.status,
-          source: o.source,
-          feedSeq: ++seq,
-          updatedAt: o.updated_at,
-          body: o,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [orders.accountId, orders.id],
-        set: {
-          status: excluded("status"),
-          source: excluded("source"),
-          feedSeq: feedSeqUnlessSameVersion("orders"),
-          updatedAt: excluded("updated_at"),
-          body: excluded("body"),
-        },
-      });
+    await tx.execute(sql`
+      insert into orders (account_id, id, external_id, status, source, feed_seq, updated_at, body)
+      select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'status', e.body->>'source',
+             ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
+        from ${elements(changes.orders)}
+      on conflict (account_id, id) do update set
+        status = excluded.status, source = excluded.source, updated_at = excluded.updated_at, body = excluded.body,
+        feed_seq = case when orders.body->'version' = excluded.body->'version' then orders.feed_seq else excluded.feed_seq end`);
+    seq += changes.orders.length;
   }
   if (changes.returns.length > 0) {
-    await tx
-      .insert(returns)
-      .values(
-        changes.returns.map((r) => ({
-          accountId,
-          id: r.id,
-          externalId: r.external_id,
-          orderId: r.order_id,
-          status: r.status,
-          feedSeq: ++seq,
-          updatedAt: r.updated_at,
-          body: r,
-        })),
-      )
-      .onConflictDoUpdate({
-        target: [returns.accountId, returns.id],
-        set: {
-          status: excluded("status"),
-          feedSeq: feedSeqUnlessSameVersion("returns"),
-          updatedAt: excluded("updated_at"),
-          body: excluded("body"),
-        },
-      });
+    await tx.execute(sql`
+      insert into returns (account_id, id, external_id, order_id, status, feed_seq, updated_at, body)
+      select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'order_id', e.body->>'status',
+             ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
+        from ${elements(changes.returns)}
+      on conflict (account_id, id) do update set
+        status = excluded.status, updated_at = excluded.updated_at, body = excluded.body,
+        feed_seq = case when returns.body->'version' = excluded.body->'version' then returns.feed_seq else excluded.feed_seq end`);
   }
   if (changes.shipments.length > 0) {
-    await tx
-      .insert(shipments)
-      .values(
-        changes.shipments.map((s) => ({
-          accountId,
-          id: s.id,
-          externalId: s.external_id,
-          orderId: s.order_id,
-          body: s,
-        })),
-      )
-      .onConflictDoUpdate({ target: [shipments.accountId, shipments.id], set: { body: excluded("body") } });
+    await tx.execute(sql`
+      insert into shipments (account_id, id, external_id, order_id, body)
+      select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'order_id', e.body
+        from ${elements(changes.shipments)}
+      on conflict (account_id, id) do update set body = excluded.body`);
   }
   if (changes.inventory.length > 0) {
-    // Large full snapshots: keep each statement well under the 65k bind-parameter limit.
-    for (let i = 0; i < changes.inventory.length; i += 5000) {
-      await tx
-        .insert(inventoryLevels)
-        .values(
-          changes.inventory
-            .slice(i, i + 5000)
-            .map((l) => ({ accountId, locationId: l.location_id, sku: l.sku, asOf: l.as_of, body: l })),
-        )
-        .onConflictDoUpdate({
-          target: [inventoryLevels.accountId, inventoryLevels.locationId, inventoryLevels.sku],
-          set: { asOf: excluded("as_of"), body: excluded("body") },
-        });
-    }
+    await tx.execute(sql`
+      insert into inventory_levels (account_id, location_id, sku, as_of, body)
+      select ${accountId}, e.body->>'location_id', e.body->>'sku', (e.body->>'as_of')::timestamptz, e.body
+        from ${elements(changes.inventory)}
+      on conflict (account_id, location_id, sku) do update set as_of = excluded.as_of, body = excluded.body`);
   }
   if (outbox.length > 0) {
-    await tx.insert(events).values(
-      outbox.map((e) => {
-        const id = newId("evt");
-        return {
-          accountId,
-          id,
-          type: e.type,
-          createdAt: now,
-          payload: { id, type: e.type, created_at: now, data: { object: e.object } },
-        };
-      }),
-    );
+    const rows = outbox.map((e) => {
+      const id = newId("evt");
+      return { id, type: e.type, payload: { id, type: e.type, created_at: now, data: { object: e.object } } };
+    });
+    await tx.execute(sql`
+      insert into events (account_id, id, type, created_at, payload)
+      select ${accountId}, e.body->>'id', e.body->>'type', ${now}::timestamptz, e.body->'payload'
+        from ${elements(rows)} order by e.n`);
   }
 }

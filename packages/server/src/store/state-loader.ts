@@ -8,9 +8,14 @@ import {
   type Return,
   type Shipment,
 } from "@oisr/domain";
-import { and, eq, inArray, or, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, or, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { inventoryLevels, orders, returns, shipments } from "../db/schema.ts";
+
+/** `column in (…list)` with one JSON parameter: one statement text for every list length. */
+function anyOf(column: AnyColumn, values: string[]): SQL {
+  return sql`${column} in (select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}
 
 export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys): Promise<MemoryState> {
   const orderRows = new Map<string, Order>();
@@ -30,7 +35,7 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
         .where(
           and(
             eq(orders.accountId, accountId),
-            or(inArray(orders.id, keys.orderRefs), inArray(orders.externalId, keys.orderRefs)),
+            or(anyOf(orders.id, keys.orderRefs), anyOf(orders.externalId, keys.orderRefs)),
           ),
         ),
     );
@@ -43,7 +48,7 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
         .where(
           and(
             eq(returns.accountId, accountId),
-            or(inArray(returns.id, keys.returnRefs), inArray(returns.externalId, keys.returnRefs)),
+            or(anyOf(returns.id, keys.returnRefs), anyOf(returns.externalId, keys.returnRefs)),
           ),
         ),
     );
@@ -57,7 +62,7 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
         await tx
           .select({ body: orders.body })
           .from(orders)
-          .where(and(eq(orders.accountId, accountId), inArray(orders.id, missingOrders))),
+          .where(and(eq(orders.accountId, accountId), anyOf(orders.id, missingOrders))),
       );
     }
     if (orderRows.size > 0) {
@@ -65,7 +70,7 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
         await tx
           .select({ body: returns.body })
           .from(returns)
-          .where(and(eq(returns.accountId, accountId), inArray(returns.orderId, [...orderRows.keys()]))),
+          .where(and(eq(returns.accountId, accountId), anyOf(returns.orderId, [...orderRows.keys()]))),
       );
     }
   }
@@ -75,9 +80,7 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
     const rows = await tx
       .select({ body: shipments.body })
       .from(shipments)
-      .where(
-        and(eq(shipments.accountId, accountId), inArray(shipments.externalId, keys.shipmentExternalIds)),
-      );
+      .where(and(eq(shipments.accountId, accountId), anyOf(shipments.externalId, keys.shipmentExternalIds)));
     shipmentRows = rows.map((r) => r.body as Shipment);
   }
 
@@ -89,7 +92,7 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
       .where(
         and(
           eq(inventoryLevels.accountId, accountId),
-          inArray(inventoryLevels.locationId, keys.inventoryLocations),
+          anyOf(inventoryLevels.locationId, keys.inventoryLocations),
         ),
       );
     levels.push(...rows.map((r) => r.body as InventoryLevel));
