@@ -6,8 +6,10 @@
 // One account is the realistic case (per-account FIFO: one request at a time); four accounts of
 // 25 requests each show the parallelism across accounts. The server runs as one process (role all).
 import { mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { ulid } from "ulidx";
+import { meterText } from "./lib/cpu.ts";
 import { runE2e, statusText } from "./lib/e2e.ts";
 import { activityText } from "./lib/pg-activity.ts";
 import { createAccount, freshDatabase, NO_RATE_LIMITS, ROOT, runJson, startOisr } from "./lib/processes.ts";
@@ -18,6 +20,7 @@ const REQUESTS = Number(process.env.BENCH_E2E_REQUESTS ?? 100);
 const ORDERS = 1000;
 const DIAGNOSIS_REQUESTS = 20;
 const DIAGNOSIS_DIR = mkdtempSync(join(tmpdir(), "oisr-e2e-prof-"));
+process.on("exit", () => rmSync(DIAGNOSIS_DIR, { recursive: true, force: true }));
 
 async function oisrRun(accounts: number, requests = REQUESTS, sample = false) {
   const db = await freshDatabase();
@@ -69,7 +72,6 @@ const baseline = await baselineRun();
 const one = await oisrRun(1);
 const four = await oisrRun(4);
 
-const cores = (r: typeof one) => fmt((r.cpu.perProcess.server as number) / (r.elapsedMs / 1000), 2);
 const apply = (r: typeof one) =>
   r.applyMs
     ? `${fmt(r.applyMs.p50)} / ${fmt(r.applyMs.p99)} ms; Σ ${fmt(r.applyMs.sum / 1000, 1)} s = ${fmt((100 * r.applyMs.sum) / r.elapsedMs)} % of wall time`
@@ -106,10 +108,8 @@ printTable(
       figure: "server clock, first accepted → last apply started (1 / 4 accounts), s",
       value: `${fmt(one.serverSpanMs / 1000, 1)} / ${fmt(four.serverSpanMs / 1000, 1)}`,
     },
-    {
-      figure: "server process CPU, cores busy on average (1 account / 4 accounts); whole machine busy",
-      value: `${cores(one)} / ${cores(four)}; ${fmt(100 * one.cpu.machineBusyShare)} % / ${fmt(100 * four.cpu.machineBusyShare)} % of ${availableParallelism()} cores`,
-    },
+    { figure: "CPU cores used on average, 1 account", value: meterText(one.cpu) },
+    { figure: "CPU cores used on average, 4 accounts", value: meterText(four.cpu) },
     { figure: "apply per 1,000-order request, p50 / p99 (1 account)", value: apply(one) },
     { figure: "apply per 1,000-order request, p50 / p99 (4 accounts)", value: apply(four) },
     {
@@ -136,9 +136,20 @@ printBlock(
     activityText(diagnosis.activity as NonNullable<typeof diagnosis.activity>),
     "",
     summarizeProfiles(DIAGNOSIS_DIR, "e2e-", 15, diagnosis.window),
+    ulidCost(),
   ].join("\n"),
 );
 rmSync(DIAGNOSIS_DIR, { recursive: true, force: true });
+
+/** The server's order ids are ULIDs from ulidx, which draws one getRandomValues call per character. */
+function ulidCost(): string {
+  const n = 20_000;
+  for (let i = 0; i < 2000; i++) ulid();
+  const t = performance.now();
+  for (let i = 0; i < n; i++) ulid();
+  const us = ((performance.now() - t) * 1000) / n;
+  return `ulidx ulid() in isolation, in this process: ${fmt(us, 1)} µs per id = ${fmt(us, 0)} ms per 1,000 new orders`;
+}
 
 if (PROFILE_DIR)
   printBlock("CPU profile of the server process (e2e)", summarizeProfiles(PROFILE_DIR, "e2e-"));

@@ -4,6 +4,7 @@
 // Also the server's own view from the record's timestamps, so queueing and polling overhead show.
 //   node bench/latency.ts     (BENCH_LATENCY_RATE=20 per s, BENCH_LATENCY_SECONDS=20)
 import { api, epochMs, sleep } from "./lib/client.ts";
+import { meterText, runMeter } from "./lib/cpu.ts";
 import { order } from "./lib/fixtures.ts";
 import { freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
 import { fmt, printTable, type Row, spread } from "./lib/report.ts";
@@ -79,7 +80,9 @@ try {
 
     await steady(WARMUP_SECONDS);
     getMs.length = 0;
+    const meter = await runMeter(db.url, { server: server.child.pid as number });
     const samples = await steady(SECONDS);
+    const cpu = await meter();
 
     const seen = spread(samples.map((s) => s.visibleMs));
     const applyStart = spread(samples.map((s) => s.toApplyStartMs));
@@ -113,6 +116,7 @@ try {
         figure: "one GET /requests/{id} round trip (the polling resolution), p50 / p90 / p99 / max, ms",
         value: quad(get),
       },
+      { figure: "CPU cores used on average", value: meterText(cpu) },
       {
         figure: "requests measured (after warm-up); not succeeded",
         value: `${samples.length}; ${failed}`,

@@ -5,6 +5,7 @@
 // one at a time, whatever the number of workers).
 //   node bench/scale-out.ts      (BENCH_SCALE_ACCOUNTS=4, BENCH_SCALE_REQUESTS=100)
 import { availableParallelism } from "node:os";
+import { meterText } from "./lib/cpu.ts";
 import { runE2e, statusText } from "./lib/e2e.ts";
 import {
   createAccount,
@@ -39,7 +40,7 @@ async function run(workers: number) {
       },
       /API:\s+(\S+)/,
     );
-    const workerProcesses = [];
+    const workerProcesses: Awaited<ReturnType<typeof startOisrWorker>>[] = [];
     for (let w = 0; w < workers; w++) {
       workerProcesses.push(
         await startOisrWorker(db.url, { LOG_LEVEL: "info", ...profileEnv(`scale-${workers}w-worker${w}`) }),
@@ -81,13 +82,6 @@ async function run(workers: number) {
 const one = await run(1);
 const two = await run(2);
 
-const cpuText = (r: typeof one) => {
-  const s = r.elapsedMs / 1000;
-  return `${Object.entries(r.cpu.perProcess)
-    .map(([k, v]) => `${k} ${fmt(v / s, 2)}`)
-    .join(", ")}; machine ${fmt(100 * r.cpu.machineBusyShare)} % busy`;
-};
-
 printTable(
   `Scale-out: 1 API process + 1 or 2 worker processes, ${ACCOUNTS} accounts × ${REQUESTS / ACCOUNTS} requests × ${fmt(ORDERS)} orders (PostgreSQL, ${availableParallelism()} cores)`,
   [
@@ -109,8 +103,8 @@ printTable(
       value: `${fmt(one.applyMs?.p50 ?? Number.NaN)} / ${fmt(two.applyMs?.p50 ?? Number.NaN)}`,
     },
     { figure: "requests applied by each worker (2 workers)", value: two.perWorker.join(" / ") },
-    { figure: "CPU cores used on average, 1 worker", value: cpuText(one) },
-    { figure: "CPU cores used on average, 2 workers", value: cpuText(two) },
+    { figure: "CPU cores used on average, 1 worker", value: meterText(one.cpu) },
+    { figure: "CPU cores used on average, 2 workers", value: meterText(two.cpu) },
     {
       figure: "request outcomes (1 worker; 2 workers)",
       value: `${statusText(one.statuses)}; ${statusText(two.statuses)}`,

@@ -1,5 +1,6 @@
 // CPU accounting from /proc (Linux): seconds of CPU a process used, and how busy the machine was.
 import { readFileSync } from "node:fs";
+import { availableParallelism } from "node:os";
 
 const TICKS = 100; // USER_HZ on Linux
 
@@ -34,4 +35,45 @@ export function cpuMeter(pids: Record<string, number>) {
     );
     return { perProcess, machineBusyShare: (m1.busy - m0.busy) / (m1.total - m0.total) };
   };
+}
+
+/**
+ * CPU used during a run by the named server processes, by the PostgreSQL backends serving this
+ * database, by this benchmark process, and by everything else on the machine (other work sharing
+ * it), each in cores (CPU seconds per wall second).
+ */
+export async function runMeter(databaseUrl: string, pids: Record<string, number>) {
+  const { default: postgres } = await import("postgres");
+  const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+  const backends = async () =>
+    (
+      await sql<{ pid: number }[]>`select pid from pg_stat_activity
+        where datname = current_database() and pid <> pg_backend_pid()`
+    ).map((r) => r.pid);
+  const startBackends = new Map((await backends()).map((pid) => [pid, cpuSeconds(pid)]));
+  const named = cpuMeter({ ...pids, bench: process.pid });
+  const t0 = performance.now();
+  return async () => {
+    const used = named();
+    const seconds = (performance.now() - t0) / 1000;
+    let pg = 0;
+    for (const pid of new Set([...startBackends.keys(), ...(await backends())])) {
+      const now = cpuSeconds(pid);
+      if (!Number.isNaN(now)) pg += now - (startBackends.get(pid) ?? 0);
+    }
+    await sql.end();
+    const cores = Object.fromEntries(Object.entries(used.perProcess).map(([k, v]) => [k, v / seconds]));
+    const ours = Object.values(cores).reduce((a, b) => a + b, 0) + pg / seconds;
+    const machine = used.machineBusyShare * availableParallelism();
+    return { cores, postgres: pg / seconds, machine, others: Math.max(0, machine - ours) };
+  };
+}
+
+export function meterText(m: Awaited<ReturnType<Awaited<ReturnType<typeof runMeter>>>>): string {
+  const f = (x: number) => x.toFixed(2);
+  return `${Object.entries(m.cores)
+    .map(([k, v]) => `${k} ${f(v)}`)
+    .join(
+      ", ",
+    )}, PostgreSQL ${f(m.postgres)}; other work on the machine ${f(m.others)} (machine ${f(m.machine)} of ${availableParallelism()})`;
 }

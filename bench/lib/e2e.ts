@@ -2,7 +2,7 @@
 // as the API takes them, and time from the first submit until every one is `succeeded`.
 import postgres from "postgres";
 import { api } from "./client.ts";
-import { cpuMeter } from "./cpu.ts";
+import { runMeter } from "./cpu.ts";
 import { order } from "./fixtures.ts";
 import { type ActivitySampler, sampleActivity } from "./pg-activity.ts";
 import { monotonicUs } from "./profile.ts";
@@ -42,8 +42,8 @@ export interface E2eResult {
   activity?: Awaited<ReturnType<ActivitySampler["stop"]>>;
   /** From the first submit to the last poll, on the clock of CPU profiles. */
   window: { fromUs: number; toUs: number };
-  /** CPU seconds of each named process during the run, and the machine's busy share (all cores). */
-  cpu: ReturnType<ReturnType<typeof cpuMeter>>;
+  /** Cores used during the run: named processes, PostgreSQL, this process, other work. */
+  cpu: Awaited<ReturnType<Awaited<ReturnType<typeof runMeter>>>>;
 }
 
 const POLL_MS = 20;
@@ -60,14 +60,13 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
       jobs.push({ account: a, body: JSON.stringify({ orders }) });
     }
   }
-  const logStart = o.serverOutput?.().length ?? 0;
   const ids: string[] = [];
   let non202 = 0;
   let next = 0;
+  const meter = await runMeter(o.databaseUrl, o.pids ?? {});
   const sampler = o.sampleActivity ? sampleActivity(o.databaseUrl) : undefined;
   const started = performance.now();
   const fromUs = monotonicUs();
-  const meter = cpuMeter(o.pids ?? {});
   const sender = async () => {
     while (next < jobs.length) {
       const job = jobs[next++] as (typeof jobs)[number];
@@ -104,7 +103,7 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
   }
 
   const toUs = monotonicUs();
-  const cpu = meter();
+  const cpu = await meter();
   const activity = await sampler?.stop();
   const sql = postgres(o.databaseUrl, { max: 1, onnotice: () => {} });
   const accountIds = o.accounts.map((a) => a.accountId);
@@ -120,12 +119,20 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
   await new Promise((r) => setTimeout(r, 200)); // let the last log lines arrive
   let applyMs: E2eResult["applyMs"];
   if (o.serverOutput) {
+    const mine = new Set(ids);
     const times = o
       .serverOutput()
-      .slice(logStart)
       .split("\n")
       .filter((l) => l.includes('"request processed"'))
-      .map((l) => Number((JSON.parse(l) as { ms: number }).ms));
+      .map((l) => {
+        try {
+          return JSON.parse(l) as { ms: number; requestId: string };
+        } catch {
+          return undefined;
+        }
+      })
+      .filter((e) => e !== undefined && mine.has(e.requestId))
+      .map((e) => Number(e?.ms));
     if (times.length > 0) applyMs = { ...spread(times), sum: times.reduce((a, b) => a + b, 0) };
   }
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { scopesFor } from "./http-contract.ts";
+import { scopesFor, unstorableStringPointer } from "./http-contract.ts";
 
 describe("rate-limit scopes (CONTRACT section 8)", () => {
   it.each([
@@ -14,5 +14,18 @@ describe("rate-limit scopes (CONTRACT section 8)", () => {
     ["DELETE", "/webhook_subscriptions/whs_1", ["webhooks"]],
   ])("%s %s counts toward %j", (method, path, scopes) => {
     expect(scopesFor(method, path)).toEqual(scopes);
+  });
+});
+
+describe("strings PostgreSQL cannot store", () => {
+  it.each([
+    [{ orders: [{ note: "ok" }] }, null],
+    [{ orders: [{ note: "a\u0000b" }] }, "/orders/0/note"],
+    [{ orders: [{ lines: [{ sku: "\uD800" }] }] }, "/orders/0/lines/0/sku"],
+    [{ orders: [{ metadata: { "k/\u0000": "v" } }] }, "/orders/0/metadata/k~1\u0000"],
+    [{ x: "\uDC00 lone low" }, "/x"],
+    [{ x: "😀 a proper pair" }, null],
+  ])("%j → %s", (body, pointer) => {
+    expect(unstorableStringPointer(body)).toBe(pointer);
   });
 });

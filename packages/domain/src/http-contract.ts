@@ -46,3 +46,23 @@ export function scopesFor(method: string, path: string): RateLimitScope[] {
   if (path.startsWith("/returns") || path.startsWith("/inventory")) return ["returns_read"];
   return [];
 }
+
+/**
+ * The JSON Pointer of the first string (value or member name) that PostgreSQL cannot store in
+ * `jsonb`: one holding U+0000 or a lone UTF-16 surrogate. Such a body is schema-valid JSON, so the
+ * server and the mock refuse it explicitly (400 validation_failed) rather than fail on storage.
+ */
+export function unstorableStringPointer(value: unknown, pointer = ""): string | null {
+  if (typeof value === "string") return UNSTORABLE.test(value) ? pointer : null;
+  if (value === null || typeof value !== "object") return null;
+  for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+    const path = `${pointer}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`;
+    if (typeof key === "string" && UNSTORABLE.test(key)) return path;
+    const found = unstorableStringPointer(child, path);
+    if (found !== null) return found;
+  }
+  return null;
+}
+
+// U+0000, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

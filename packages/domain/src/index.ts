@@ -10,6 +10,7 @@ export {
   RATE_LIMIT_SCOPES,
   type RateLimitScope,
   scopesFor,
+  unstorableStringPointer,
 } from "./http-contract.ts";
 export { applyInventory } from "./inventory.ts";
 export { MemoryState } from "./memory-state.ts";

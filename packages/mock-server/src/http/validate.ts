@@ -5,6 +5,7 @@
 // without a `/body` prefix, parameters as `/query/…`, `/params/…`, `/headers/…`. Unlike the
 // validator's defaults, every problem is listed and pointers are escaped per RFC 6901, as the
 // contract asks.
+import { unstorableStringPointer } from "@oisr/domain";
 import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
 import * as formatsModule from "ajv-formats";
 import type { Operation } from "./operations.ts";
@@ -165,7 +166,19 @@ export class SpecValidator {
     const data = { query: parts.query, headers: parts.headers, params: parts.params, body: parts.body };
     const okGeneral = v.general(data);
     const okBody = v.body(data);
-    if (okGeneral && okBody) return;
-    throw validationFailed(toFieldErrors([...(v.general.errors ?? []), ...(v.body.errors ?? [])]));
+    if (!(okGeneral && okBody)) {
+      throw validationFailed(toFieldErrors([...(v.general.errors ?? []), ...(v.body.errors ?? [])]));
+    }
+    // Valid JSON the server cannot store (U+0000, lone surrogates) is refused like the server does.
+    const unstorable = parts.body === undefined ? null : unstorableStringPointer(parts.body);
+    if (unstorable !== null) {
+      throw validationFailed([
+        {
+          pointer: unstorable,
+          code: "unsupported_character",
+          message: "must not contain U+0000 or a lone UTF-16 surrogate",
+        },
+      ]);
+    }
   }
 }

@@ -2,9 +2,24 @@
 // server's `oisr_rate_limit_take` does: a call is taken for every scope or for none, and the
 // headers describe the scope with the fewest calls left (or the one that refused the call).
 
-import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope, scopesFor } from "@oisr/domain";
+import {
+  DEFAULT_RATE_LIMITS as DEFAULTS,
+  RATE_LIMIT_SCOPES as SCOPES,
+  scopesFor as scopes,
+} from "@oisr/domain";
 
-export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope, scopesFor };
+// The server's definitions (CONTRACT section 8), declared here again with explicit types because
+// the declaration bundler cannot re-export them from the bundled @oisr/domain.
+export type RateLimitScope =
+  | "ingest"
+  | "ingest_inventory"
+  | "orders_read"
+  | "requests_read"
+  | "returns_read"
+  | "webhooks";
+export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = SCOPES;
+export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, number>> = DEFAULTS;
+export const scopesFor: (method: string, path: string) => RateLimitScope[] = scopes;
 export type RateLimits = Record<RateLimitScope, number>;
 
 const WINDOW_SECONDS = 60;

@@ -1453,8 +1453,10 @@ export interface components {
             pointer: string;
             /**
              * @description The JSON Schema keyword that failed, e.g. `required`, `type`, `enum`, `pattern`,
-             *     `format`, `minimum`, `maxLength`, `minItems`, `maxItems`, `additionalProperties`; or
-             *     `url_not_allowed` for a webhook URL that is not https or resolves to a private address.
+             *     `format`, `minimum`, `maxLength`, `minItems`, `maxItems`, `additionalProperties`;
+             *     `url_not_allowed` for a webhook URL that is not https or resolves to a private address;
+             *     or `unsupported_character` for a string holding U+0000 or a lone UTF-16 surrogate,
+             *     which JSON allows but no stored document can hold.
              */
             code: string;
             message: string;

@@ -1,6 +1,7 @@
 // Maps every error to problem+json: ours, express's body parser's, and the OpenAPI validator's.
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
+import { isDatabaseUnavailable } from "../db/errors.ts";
 import { type FieldError, HttpProblem, sendProblem } from "./problem.ts";
 
 interface ValidatorErrorItem {
@@ -58,36 +59,6 @@ function fieldErrors(items: ValidatorErrorItem[] | undefined, body: unknown): Fi
     code: codeOf(item.errorCode),
     message: item.message ?? "is invalid",
   }));
-}
-
-const DB_UNAVAILABLE = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "EPIPE",
-  "CONNECT_TIMEOUT",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "57P01",
-  "57P02",
-  "57P03",
-  "08000",
-  "08003",
-  "08006",
-  "08001",
-  "08004",
-  // "database … is not currently accepting connections" (ALTER DATABASE … ALLOW_CONNECTIONS false).
-  "55000",
-]);
-
-export function isDatabaseUnavailable(err: unknown): boolean {
-  const e = err as { code?: string; cause?: { code?: string }; errno?: string };
-  return (
-    DB_UNAVAILABLE.has(String(e?.code)) ||
-    DB_UNAVAILABLE.has(String(e?.cause?.code)) ||
-    DB_UNAVAILABLE.has(String(e?.errno))
-  );
 }
 
 export function toProblem(err: unknown, body?: unknown): HttpProblem {

@@ -1,5 +1,6 @@
 // POST /ingest/*: validated (by the OpenAPI middleware), stored, answered 202 at once.
 import { createHash } from "node:crypto";
+import { unstorableStringPointer } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { HttpProblem } from "../http/problem.ts";
@@ -23,6 +24,18 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
   for (const endpoint of ENDPOINTS) {
     router.post(endpoint.path, async (req: Request, res: Response) => {
       const body = req.body as Record<string, unknown[]>;
+      const unstorable = unstorableStringPointer(body);
+      if (unstorable !== null) {
+        throw new HttpProblem(400, "validation_failed", "The request does not match the API schema.", {
+          errors: [
+            {
+              pointer: unstorable,
+              code: "unsupported_character",
+              message: "must not contain U+0000 or a lone UTF-16 surrogate",
+            },
+          ],
+        });
+      }
       const bodyJson = JSON.stringify(body);
       const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
       if (

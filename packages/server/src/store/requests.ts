@@ -2,6 +2,7 @@
 // record, so a 202 is only ever given for work that is durably stored.
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { isDatabaseUnavailable } from "../db/errors.ts";
 import { requests } from "../db/schema.ts";
 import { acceptBatch } from "./accept-batch.ts";
 import { createBatcher } from "./batcher.ts";
@@ -62,13 +63,37 @@ export function iso(value: string): string {
 export function createRequestStore(database: Database) {
   const { db } = database;
 
-  const accept = createBatcher<NewRequest, AcceptOutcome>((items) => acceptBatch(database, items), {
-    maxItems: 500,
-    // Keep one statement's payload moderate: a batch of 1000-order bodies is split by size.
-    maxWeight: 16 * 1024 * 1024,
-    weight: (item) => item.bodyJson.length,
-    concurrency: 2,
-  });
+  const batched = createBatcher<NewRequest, AcceptOutcome | { kind: "error"; error: unknown }>(
+    async (items) => {
+      try {
+        return await acceptBatch(database, items);
+      } catch (err) {
+        // A call the database refuses (not merely unreachable) must not fail the calls it was
+        // batched with: retry each alone, so only the offending one gets the error.
+        if (items.length === 1 || isDatabaseUnavailable(err)) throw err;
+        return Promise.all(
+          items.map((item) =>
+            acceptBatch(database, [item]).then(
+              (r) => r[0] as AcceptOutcome,
+              (error: unknown) => ({ kind: "error" as const, error }),
+            ),
+          ),
+        );
+      }
+    },
+    {
+      maxItems: 500,
+      // Keep one statement's payload moderate: a batch of 1000-order bodies is split by size.
+      maxWeight: 16 * 1024 * 1024,
+      weight: (item) => item.bodyJson.length,
+      concurrency: 2,
+    },
+  );
+  const accept = async (item: NewRequest): Promise<AcceptOutcome> => {
+    const outcome = await batched(item);
+    if (outcome.kind === "error") throw outcome.error;
+    return outcome;
+  };
 
   return {
     /**

@@ -1,0 +1,90 @@
+// A real webhook receiver on 127.0.0.1 for the black-box tests, and signature checking written
+// from CONTRACT section 6 (Standard Webhooks), independent of the server's own signing code.
+import { createHmac, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+
+export interface Received {
+  headers: IncomingHttpHeaders;
+  body: string;
+  path: string;
+  receivedAt: number;
+  /** The status answered, once the answer was written completely; undefined while held or if the socket died. */
+  answered?: number;
+}
+
+export type Answer = number | { status: number; delayMs?: number };
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Decides each answer (default 200 at once); may hold the request with `delayMs`. */
+  respond: (req: Received, index: number) => Answer | Promise<Answer>;
+  /** Parsed bodies of the deliveries answered with a 2xx. */
+  acknowledged(): { id: string; type: string; data: { object: Record<string, unknown> } }[];
+  close(): Promise<void>;
+}
+
+export async function startReceiver(respond: Receiver["respond"] = () => 200): Promise<Receiver> {
+  const receiver: Receiver = {
+    url: "",
+    received: [],
+    respond,
+    acknowledged: () =>
+      receiver.received
+        .filter((r) => r.answered !== undefined && r.answered >= 200 && r.answered < 300)
+        .map((r) => JSON.parse(r.body)),
+    close: async () => {},
+  };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", async () => {
+      const entry: Received = {
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString("utf8"),
+        path: req.url ?? "/",
+        receivedAt: Date.now(),
+      };
+      const index = receiver.received.push(entry) - 1;
+      const answer = await receiver.respond(entry, index);
+      const { status, delayMs = 0 } = typeof answer === "number" ? { status: answer } : answer;
+      if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+      if (res.destroyed || req.socket.destroyed) return;
+      res.once("finish", () => {
+        entry.answered = status;
+      });
+      res.writeHead(status, { "content-type": "text/plain" }).end("ok");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return receiver;
+}
+
+/**
+ * CONTRACT section 6: `webhook-signature` holds `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`
+ * keyed with the base64-decoded part of the secret after `whsec_`, one per live secret, space-separated.
+ * True when one of them was made with `secret`.
+ */
+export function verifySignature(received: Received, secret: string): boolean {
+  if (!secret.startsWith("whsec_")) return false;
+  const id = String(received.headers["webhook-id"] ?? "");
+  const timestamp = String(received.headers["webhook-timestamp"] ?? "");
+  if (!id || !/^\d+$/.test(timestamp)) return false;
+  const key = Buffer.from(secret.slice("whsec_".length), "base64");
+  const expected = createHmac("sha256", key).update(`${id}.${timestamp}.${received.body}`).digest();
+  return String(received.headers["webhook-signature"] ?? "")
+    .split(" ")
+    .some((entry) => {
+      const [version, signature] = entry.split(",", 2);
+      if (version !== "v1" || !signature) return false;
+      const given = Buffer.from(signature, "base64");
+      return given.length === expected.length && timingSafeEqual(given, expected);
+    });
+}
