@@ -65,4 +65,5 @@ export function unstorableStringPointer(value: unknown, pointer = ""): string | 
 }
 
 // U+0000, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching U+0000 is the purpose of this pattern.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
