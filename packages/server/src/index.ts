@@ -4,3 +4,4 @@ export { type Config, loadConfig } from "./config.ts";
 export { freshDatabase } from "./db/fresh-database.ts";
 export { type RunningServer, startServer } from "./server.ts";
 export { openServices, type Services } from "./services.ts";
+export { loadSpec } from "./spec.ts";

@@ -5,6 +5,8 @@
 //    inside the submitted body and carry one of the item error codes of decision 001.
 // 2. Invalid headers, paths under /v2 and query strings on the list endpoints are never accepted,
 //    never a 5xx, and always answered with problem+json.
+
+import { loadSpec } from "@oisr/server";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { type ApiResponse, api, type Json } from "../../src/client.ts";
@@ -13,26 +15,11 @@ import { order, returnOf } from "../../src/fixtures.ts";
 import { useSystem } from "../../src/harness.ts";
 import { targets } from "../../src/targets.ts";
 
-/** docs/decisions/001-api-conventions.md, "Item error codes". */
-const ITEM_ERROR_CODES = new Set([
-  "order_not_found",
-  "order_cancelled",
-  "order_has_shipments",
-  "line_not_found",
-  "duplicate_line_id",
-  "line_below_shipped",
-  "line_removal_forbidden",
-  "quantity_exceeds_ordered",
-  "shipment_conflict",
-  "return_not_found",
-  "return_closed",
-  "return_quantity_exceeded",
-  "invalid_status_transition",
-  "line_not_in_return",
-  "disposition_quantity_exceeded",
-  "item_below_dispositioned",
-  "currency_mismatch",
-]);
+/** The item error codes of the contract (decision 001), read from the spec: `ItemErrorCode`. */
+const ITEM_ERROR_CODES = new Set(
+  (loadSpec() as unknown as { components: { schemas: { ItemErrorCode: { enum: string[] } } } }).components
+    .schemas.ItemErrorCode.enum,
+);
 
 // ----- Arbitraries for valid input -----------------------------------------------------------
 
