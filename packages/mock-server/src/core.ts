@@ -176,13 +176,15 @@ export class MockCore {
     if (operation.bodySchema && mediaType(request) !== "application/json") {
       throw new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
     }
-    const query: Record<string, string | string[]> = {};
+    // Null prototypes: a parameter or header named `__proto__` must be an ordinary member, not
+    // the object's prototype (it would slip past the unknown-parameter check).
+    const query: Record<string, string | string[]> = Object.create(null);
     for (const [name, value] of url.searchParams) {
       const current = query[name];
       query[name] =
         current === undefined ? value : [...(Array.isArray(current) ? current : [current]), value];
     }
-    const headerRecord: Record<string, string> = {};
+    const headerRecord: Record<string, string> = Object.create(null);
     request.headers.forEach((value, name) => {
       headerRecord[name] = value;
     });
