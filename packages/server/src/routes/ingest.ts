@@ -1,6 +1,6 @@
 // POST /ingest/*: validated (by the OpenAPI middleware), stored, answered 202 at once.
 import { createHash } from "node:crypto";
-import { unstorableStringPointer } from "@oisr/domain";
+import { itemCount, unstorableStringPointer } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { HttpProblem } from "../http/problem.ts";
@@ -10,13 +10,13 @@ import type { ResourceStore } from "../store/resources.ts";
 /** A server return id: such a path can be checked at once; an RMA may name a return still queued. */
 const RETURN_ID = /^ret_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** Each ingest endpoint, the request kind it queues and the body array that holds its items. */
-const ENDPOINTS: { path: string; kind: RequestKind; items: string }[] = [
-  { path: "/ingest/orders", kind: "orders", items: "orders" },
-  { path: "/ingest/inventory", kind: "inventory", items: "snapshots" },
-  { path: "/ingest/shipments", kind: "shipments", items: "shipments" },
-  { path: "/ingest/returns", kind: "returns", items: "returns" },
-  { path: "/ingest/returns/:return_id/dispositions", kind: "dispositions", items: "dispositions" },
+/** Each ingest endpoint and the request kind it queues. */
+const ENDPOINTS: { path: string; kind: RequestKind }[] = [
+  { path: "/ingest/orders", kind: "orders" },
+  { path: "/ingest/inventory", kind: "inventory" },
+  { path: "/ingest/shipments", kind: "shipments" },
+  { path: "/ingest/returns", kind: "returns" },
+  { path: "/ingest/returns/:return_id/dispositions", kind: "dispositions" },
 ];
 
 export function ingestRoutes(store: RequestStore, resources: ResourceStore): Router {
@@ -53,7 +53,7 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
         params,
         bodyJson,
         bodyHash: createHash("sha256").update(bodyJson).digest("hex"),
-        itemCount: body[endpoint.items]?.length ?? 0,
+        itemCount: itemCount(endpoint.kind, body as never),
         idempotencyKey,
         traceId: String(res.locals.traceId),
       });
