@@ -30,6 +30,32 @@ describe.each(targets)("validation — $name", (target) => {
     },
   );
 
+  // Valid JSON that is not an object breaks the schema, not the JSON syntax: validation_failed at "".
+  describe.each([
+    ["POST", "/ingest/orders"],
+    ["POST", "/ingest/inventory"],
+    ["POST", "/ingest/returns/RMA-1/dispositions"],
+    ["POST", "/webhook_subscriptions"],
+    ["PATCH", "/webhook_subscriptions/whs_01JN8S7QQT86WJ5VH5F0CXSRN7"],
+  ])("a top-level JSON value other than an object on %s %s", (method, path) => {
+    it.each(["null", "1", '"x"', "[]", "true", " false ", "[1, 2]"])(
+      "%s is 400 validation_failed at the whole body and is not stored",
+      async (text) => {
+        const c = await h.account();
+        const problem = expectProblem(
+          await c.request(method, path, { body: text, headers: { "content-type": "application/json" } }),
+          400,
+          "validation_failed",
+        );
+        expect(problem.errors).toEqual([
+          { pointer: "", code: "type", message: expect.stringMatching(/\bobject\b/) },
+        ]);
+        await expectNothingStored(c);
+        expect((await c.get("/webhook_subscriptions")).body.data).toEqual([]);
+      },
+    );
+  });
+
   describe("schema violations are 400 validation_failed with a JSON Pointer per problem", () => {
     const o = () => order();
     const cases: [string, () => unknown, string, string][] = [

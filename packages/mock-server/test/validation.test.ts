@@ -88,7 +88,7 @@ describe("validation and HTTP errors", () => {
 
   it.each([
     ["malformed JSON", "{oops", J, 400, "invalid_json"],
-    ["a JSON scalar", '"x"', J, 400, "invalid_json"],
+    ["a JSON scalar (valid JSON, not an object)", '"x"', J, 400, "validation_failed"],
     ["a text body", "hello", { "content-type": "text/plain" }, 415, "unsupported_media_type"],
     ["no content type", undefined, {}, 415, "unsupported_media_type"],
     [

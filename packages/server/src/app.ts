@@ -98,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
       deps.metrics.rateLimited.inc({ scope }),
     ),
   );
-  v2.use(express.json({ limit: "5mb", type: ["application/json", "application/*+json"] }));
+  v2.use(express.json({ limit: "5mb", strict: false, type: ["application/json", "application/*+json"] }));
   v2.use(
     OpenApiValidator.middleware({
       apiSpec: structuredClone(spec) as never,

@@ -1636,7 +1636,9 @@ export interface components {
         /**
          * @description The request is malformed (`invalid_json`), does not match this document
          *     (`validation_failed`, with one entry per problem in `errors`; this includes batches with
-         *     more than 1000 items), or carries a bad cursor (`invalid_cursor`). Nothing was stored.
+         *     more than 1000 items, and bodies that are valid JSON but not an object, such as `null`,
+         *     `"x"` or `[]`, reported at pointer `""`), or carries a bad cursor (`invalid_cursor`).
+         *     Nothing was stored.
          */
         BadRequest: {
             headers: {

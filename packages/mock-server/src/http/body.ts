@@ -1,6 +1,8 @@
 // Request bodies as the server's express.json reads them: only JSON media types are parsed
-// (`application/json`, `application/*+json`), at most 5 MiB, objects and arrays only (strict);
-// an empty JSON body is `{}`. Other media types are left unread (the operation then decides: 415).
+// (`application/json`, `application/*+json`), at most 5 MiB, any JSON value (not strict: `null`,
+// `1` or `"x"` are valid JSON, so the schema refuses them as `validation_failed`, not as
+// `invalid_json`); an empty JSON body is `{}`. Other media types are left unread (the operation
+// then decides: 415).
 import { HttpProblem } from "./problem.ts";
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -31,8 +33,6 @@ export async function readJsonBody(request: Request): Promise<ParsedBody> {
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   if (bytes.byteLength === 0) return { value: {}, parsed: true };
   const text = new TextDecoder().decode(bytes);
-  const first = /^[ \t\n\r]*([^ \t\n\r])/.exec(text)?.[1];
-  if (first !== "{" && first !== "[") throw malformed();
   try {
     return { value: JSON.parse(text), parsed: true };
   } catch {
