@@ -36,6 +36,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       config,
       logger,
       database: services.database,
+      // Attempts and outbox events follow the request records' retention (30 days by default).
+      retentionMs: config.requestRetentionDays * 86_400_000,
       ...(config.webhookLeaseMs
         ? {
             leaseMs: config.webhookLeaseMs,

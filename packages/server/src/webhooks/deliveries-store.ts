@@ -251,16 +251,6 @@ export function createDeliveryStore(database: Database, workerId: string) {
       return row?.ms == null ? null : Math.max(0, Number(row.ms));
     },
 
-    /** Deletes finished attempts older than the retention period; returns how many. */
-    async prune(retentionMs: number): Promise<number> {
-      const rows = await database.rows<{ id: string }>(
-        sql`delete from webhook_deliveries
-             where created_at < now() - make_interval(secs => ${retentionMs / 1000}) and status <> 'pending'
-            returning id`,
-      );
-      return rows.length;
-    },
-
     /** A subscription's attempts, newest first; `before` is the id the previous page ended at. */
     async list(
       accountId: string,

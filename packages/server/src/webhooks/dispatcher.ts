@@ -9,6 +9,7 @@ import type { Database } from "../db/client.ts";
 import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts";
 import { fanOut } from "./fan-out.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
+import { pruneAttempts, pruneEvents } from "./retention.ts";
 import { DEFAULT_DISABLE_POLICY, type DisablePolicy } from "./retry-policy.ts";
 import { signedHeaders } from "./signing.ts";
 import type { Resolver } from "./ssrf-guard.ts";
@@ -27,8 +28,10 @@ export interface DispatcherOptions {
   /** How long stop() lets attempts in flight finish before aborting and releasing them. */
   stopGraceMs?: number;
   disablePolicy?: DisablePolicy;
-  /** How long finished attempts are kept (GET …/deliveries). */
+  /** How long finished attempts (GET …/deliveries) and finished outbox events are kept. */
   retentionMs?: number;
+  /** Rows deleted per statement when pruning. */
+  pruneBatchSize?: number;
   send?: WebhookSender;
   resolve?: Resolver;
   /** Counts each recorded attempt by outcome (Prometheus). */
@@ -112,18 +115,31 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   }
 
   let lastPrune = 0;
-  /** Keeps the attempt history to its retention period; cheap enough to run hourly in every dispatcher. */
-  async function pruneNow(): Promise<void> {
-    if (Date.now() - lastPrune < PRUNE_EVERY_MS) return;
+  let pruning: Promise<void> | undefined;
+  /**
+   * Keeps attempts and outbox events to the retention period (retention.ts), hourly in every
+   * dispatcher. It runs beside the loop, in small batches, so a large backlog delays no delivery.
+   */
+  function pruneNow(): void {
+    if (pruning || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
-    const pruned = await store.prune(options.retentionMs ?? DEFAULT_RETENTION_MS).catch(() => 0);
-    if (pruned > 0) logger.info({ pruned }, "old webhook attempts pruned");
+    const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    const batch = { batchSize: options.pruneBatchSize, shouldStop: () => !running };
+    pruning = (async () => {
+      const attempts = await pruneAttempts(database, retentionMs, batch);
+      const events = await pruneEvents(database, retentionMs, batch);
+      if (attempts + events > 0) logger.info({ attempts, events }, "old webhook history pruned");
+    })()
+      .catch((err) => logger.warn({ err }, "webhook history prune failed"))
+      .finally(() => {
+        pruning = undefined;
+      });
   }
 
   async function loop(): Promise<void> {
     while (running) {
       kicked = false;
-      await pruneNow();
+      pruneNow();
       let fanned = 0;
       let claimed: ClaimedDelivery[] = [];
       const free = maxInFlight - inFlight.size;
@@ -169,6 +185,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       running = false;
       kick();
       await looping;
+      await pruning;
       const all = [...inFlight.keys()];
       const grace = setTimeout(() => {
         for (const abort of inFlight.values()) abort.abort();
