@@ -1,10 +1,12 @@
 // Benchmark 1 + 5: ingest acknowledgment throughput and memory, full stack against bare Express.
 //   node bench/ingest-ack.ts        (PostgreSQL at DATABASE_URL or 127.0.0.1:5432)
+//   BENCH_PROFILE=/tmp/prof node bench/ingest-ack.ts   also prints where the server spent its CPU
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { order } from "./lib/fixtures.ts";
 import { freshDatabase, ROOT, startOisr, startProcess } from "./lib/processes.ts";
-import { fmt, printTable, ratio } from "./lib/report.ts";
+import { PROFILE_DIR, profileEnv, summarizeProfiles } from "./lib/profile.ts";
+import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = 50;
@@ -59,6 +61,7 @@ try {
   const oisr = await startOisr(dbOisr.url, {
     OISR_ROLE: "api",
     OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }),
+    ...profileEnv("ingest-ack"),
   });
   const full = await load(oisr.url, oisr.token, oisr.child.pid as number);
   await oisr.stop();
@@ -118,3 +121,9 @@ try {
   await dbOisr.drop();
   await dbBase.drop();
 }
+
+if (PROFILE_DIR)
+  printBlock(
+    "CPU profile of the server process (ingest-ack)",
+    summarizeProfiles(PROFILE_DIR, "ingest-ack-", 30),
+  );

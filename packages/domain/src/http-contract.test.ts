@@ -25,7 +25,13 @@ describe("strings PostgreSQL cannot store", () => {
     [{ orders: [{ metadata: { "k/\u0000": "v" } }] }, "/orders/0/metadata/k~1\u0000"],
     [{ x: "\uDC00 lone low" }, "/x"],
     [{ x: "😀 a proper pair" }, null],
+    [{ x: "\\u0000 is six printable characters" }, null],
+    [{ x: "\\ud800 too" }, null],
+    [{ x: "\uDBFF\uDFFF the last pair" }, null],
+    [{ x: "\uDBFF" }, "/x"],
   ])("%j → %s", (body, pointer) => {
     expect(unstorableStringPointer(body)).toBe(pointer);
+    // The same answer when the JSON text is scanned first.
+    expect(unstorableStringPointer(body, JSON.stringify(body))).toBe(pointer);
   });
 });

@@ -51,18 +51,31 @@ export function scopesFor(method: string, path: string): RateLimitScope[] {
  * The JSON Pointer of the first string (value or member name) that PostgreSQL cannot store in
  * `jsonb`: one holding U+0000 or a lone UTF-16 surrogate. Such a body is schema-valid JSON, so the
  * server and the mock refuse it explicitly (400 validation_failed) rather than fail on storage.
+ *
+ * Pass `json`, the value's `JSON.stringify` text, when it is at hand: that text writes U+0000 as
+ * `\u0000` and a lone surrogate as `\udXXX`, so one scan of it clears almost every body without
+ * walking the value (the walk is what gives the pointer, and runs only when the scan hits).
  */
-export function unstorableStringPointer(value: unknown, pointer = ""): string | null {
+export function unstorableStringPointer(value: unknown, json?: string): string | null {
+  if (json !== undefined && !MAYBE_UNSTORABLE.test(json)) return null;
+  return walk(value, "");
+}
+
+function walk(value: unknown, pointer: string): string | null {
   if (typeof value === "string") return UNSTORABLE.test(value) ? pointer : null;
   if (value === null || typeof value !== "object") return null;
   for (const [key, child] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
     const path = `${pointer}/${String(key).replaceAll("~", "~0").replaceAll("/", "~1")}`;
     if (typeof key === "string" && UNSTORABLE.test(key)) return path;
-    const found = unstorableStringPointer(child, path);
+    const found = walk(child, path);
     if (found !== null) return found;
   }
   return null;
 }
+
+// How JSON.stringify writes U+0000 and lone surrogates (lowercase hex, ES2019 well-formed stringify).
+// A literal backslash-u in a string also matches; the walk then decides.
+const MAYBE_UNSTORABLE = /\\u0000|\\ud[89a-f]/;
 
 // U+0000, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching U+0000 is the purpose of this pattern.

@@ -24,7 +24,8 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
   for (const endpoint of ENDPOINTS) {
     router.post(endpoint.path, async (req: Request, res: Response) => {
       const body = req.body as Record<string, unknown[]>;
-      const unstorable = unstorableStringPointer(body);
+      const bodyJson = JSON.stringify(body);
+      const unstorable = unstorableStringPointer(body, bodyJson);
       if (unstorable !== null) {
         throw new HttpProblem(400, "validation_failed", "The request does not match the API schema.", {
           errors: [
@@ -36,7 +37,6 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
           ],
         });
       }
-      const bodyJson = JSON.stringify(body);
       const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
       if (
         params &&

@@ -1,7 +1,8 @@
 // One transaction for a batch of accepted ingest calls: idempotency keys claimed, replayed or
-// refused, then every new request row inserted with a single statement, then one wake-up.
+// refused, then every new request row inserted with a single statement that also wakes the
+// workers. A batch without idempotency keys is that one statement alone, atomic by itself.
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
+import type { Database, Executor } from "../db/client.ts";
 import { newRequestId } from "./ids.ts";
 import { type AcceptOutcome, IDEMPOTENCY_WINDOW, type IngestAck, type NewRequest } from "./requests.ts";
 
@@ -28,7 +29,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
 
   // Every statement has one fixed text whatever the batch size (rows travel as one JSON
   // parameter), so postgres.js prepares each once instead of once per batch size.
-  await database.db.transaction(async (tx) => {
+  const store = async (tx?: Executor) => {
     if (leaders.size > 0) {
       const keyed = [...leaders.values()];
       const keys = JSON.stringify(
@@ -101,15 +102,20 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
         });
         return `${head.slice(0, -1)},"b":${r.bodyJson}}`;
       });
+      // NOTIFY is sent when the statement's transaction commits: workers wake for committed rows only.
       await database.rows(
-        sql`insert into requests (account_id, id, kind, status, trace_id, idempotency_key, params, body, item_count)
-            select x.a, x.i, x.k, 'pending', x.t, x.ik, x.p, x.b, x.n from jsonb_to_recordset(${`[${rows.join(",")}]`}::jsonb)
-              as x(a text, i uuid, k text, t text, ik text, p jsonb, b jsonb, n int)`,
+        sql`with inserted as (
+              insert into requests (account_id, id, kind, status, trace_id, idempotency_key, params, body, item_count)
+              select x.a, x.i, x.k, 'pending', x.t, x.ik, x.p, x.b, x.n from jsonb_to_recordset(${`[${rows.join(",")}]`}::jsonb)
+                as x(a text, i uuid, k text, t text, ik text, p jsonb, b jsonb, n int))
+            select pg_notify('oisr_requests', '')`,
         tx,
       );
       for (const i of fresh) outcomes[i] = { kind: "accepted", ack: acks[i] as IngestAck };
     }
-  });
+  };
+  if (leaders.size > 0) await database.db.transaction(store);
+  else await store();
 
   for (const [i, leader] of followers) {
     const led = outcomes[leader] as AcceptOutcome;
@@ -117,6 +123,8 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
     outcomes[i] =
       led.kind !== "key_reused" && sameBody ? { kind: "replayed", ack: led.ack } : { kind: "key_reused" };
   }
-  if (outcomes.some((o) => o?.kind === "accepted")) await database.notify("oisr_requests").catch(() => {});
+  // PGlite's listeners live in this process and hear notify(), not the statement's pg_notify.
+  if (database.driver === "pglite" && outcomes.some((o) => o?.kind === "accepted"))
+    await database.notify("oisr_requests").catch(() => {});
   return outcomes as AcceptOutcome[];
 }
