@@ -10,7 +10,8 @@ import { UsageError } from "./sources/open.ts";
 export const HELP = `Usage: oisr <command> [options]
 
 Commands:
-  ingest orders|inventory|shipments|returns FILE   import a JSON Lines or CSV file (resumable)
+  ingest orders|inventory|shipments|returns|dispositions FILE
+                                                   import a JSON Lines or CSV file (resumable)
   requests get REQUEST_ID                          print a request's processing record
   orders watch [--cursor C] [--cursor-file F]      print the orders change feed as JSON Lines
 

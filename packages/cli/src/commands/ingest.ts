@@ -1,4 +1,4 @@
-// `oisr ingest orders|inventory|shipments|returns FILE`
+// `oisr ingest orders|inventory|shipments|returns|dispositions FILE`
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { CONNECTION_OPTIONS, connect } from "../client.ts";
@@ -9,10 +9,11 @@ import { createValidator, fetchSpec, type ItemValidator } from "../ingest/valida
 import { EXIT, type Io, writeLine } from "../io.ts";
 import { type Format, KINDS, type Kind, UsageError } from "../sources/open.ts";
 
-export const INGEST_HELP = `Usage: oisr ingest orders|inventory|shipments|returns FILE [options]
+export const INGEST_HELP = `Usage: oisr ingest orders|inventory|shipments|returns|dispositions FILE [options]
 
-Imports a JSON Lines file (one item per line) or a CSV file (orders, inventory) in batches,
-waits for every request, and reports the items that failed. Interrupted runs resume.
+Imports a JSON Lines file (one item per line) or a CSV file in batches, waits for every
+request, and reports the items that failed. Interrupted runs resume. Each disposition names
+its return in return_id; batches of dispositions are sent per return.
 
 Options:
   --format jsonl|csv       file format (default: from the extension; .csv is CSV)

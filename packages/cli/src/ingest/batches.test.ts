@@ -27,3 +27,24 @@ describe("toBatches", () => {
     expect(await cut([40, 40, 200, 40], 10, 100)).toEqual({ out: [[1], [2], [4]], invalid: [3] });
   });
 });
+
+describe("toBatches with targets", () => {
+  it("never mixes items sent under different parents (a disposition's return) in one batch", async () => {
+    async function* targeted(): AsyncGenerator<SourceEvent> {
+      const targets = ["RMA-1", "RMA-1", "RMA-2", "RMA-1", "RMA-1", "RMA-1"];
+      for (const [i, target] of targets.entries()) {
+        yield { kind: "item", item: { n: i }, line: i + 1, bytes: i + 1, target };
+      }
+    }
+    const batches = [];
+    for await (const batch of toBatches(targeted(), 2, () => {})) {
+      batches.push([batch.target, batch.items.map((i) => i.line)]);
+    }
+    expect(batches).toEqual([
+      ["RMA-1", [1, 2]],
+      ["RMA-2", [3]],
+      ["RMA-1", [4, 5]],
+      ["RMA-1", [6]],
+    ]);
+  });
+});

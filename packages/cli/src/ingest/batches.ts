@@ -1,4 +1,5 @@
-// Cuts the item stream into batches by count and by serialized size (the API takes 5 MiB per body).
+// Cuts the item stream into batches by count, by serialized size (the API takes 5 MiB per body)
+// and by target: items sent under a parent (a disposition's return) share one per batch.
 import { invalid, type SourceEvent, type SourceInvalid, type SourceItem } from "../sources/types.ts";
 
 /** Stays clear of the 5 MiB body limit, leaving room for the envelope. */
@@ -12,6 +13,8 @@ export interface BatchItem extends SourceItem {
 export interface Batch {
   index: number;
   items: BatchItem[];
+  /** The parent every item of the batch is sent under (dispositions: the return), if the kind has one. */
+  target?: string | undefined;
   /** Bytes of the file consumed up to the batch's last item. */
   bytes: number;
 }
@@ -24,10 +27,11 @@ export async function* toBatches(
 ): AsyncGenerator<Batch> {
   let index = 0;
   let items: BatchItem[] = [];
+  let target: string | undefined;
   let size = 0;
   let bytes = 0;
   const flush = (): Batch => {
-    const batch = { index: index++, items, bytes };
+    const batch: Batch = { index: index++, items, bytes, ...(target === undefined ? {} : { target }) };
     items = [];
     size = 0;
     return batch;
@@ -51,7 +55,8 @@ export async function* toBatches(
       );
       continue;
     }
-    if (items.length > 0 && size + itemBytes > maxBytes) yield flush();
+    if (items.length > 0 && (size + itemBytes > maxBytes || event.target !== target)) yield flush();
+    target = event.target;
     items.push({ ...event, json });
     size += itemBytes;
     if (items.length >= batchSize) yield flush();

@@ -155,7 +155,12 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     batchCount = Math.max(batchCount, batch.index + 1);
     counters.read += batch.items.length;
     counters.bytes = Math.max(counters.bytes, batch.bytes);
-    const content = sha256(batch.items.map((i) => i.json).join("\n"));
+    // What is hashed of the items sent: their JSON, after the target they are sent under, if any.
+    const hashed = (items: readonly { json: string }[]) => [
+      ...(batch.target === undefined ? [] : [JSON.stringify({ target: batch.target })]),
+      ...items.map((i) => i.json),
+    ];
+    const content = sha256(hashed(batch.items).join("\n"));
     let entry = state.batches[batch.index];
     if (entry && entry.content !== content) {
       throw new Error(
@@ -199,12 +204,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
         .map((item, batchIndex) => ({ ...item, batchIndex }))
         .filter((i) => !excluded.has(i.batchIndex));
       if (sending.length === 0) break;
-      const key = idempotencyKey(
-        file,
-        batch.index,
-        entry.attempt,
-        sending.map((i) => i.json),
-      );
+      const key = idempotencyKey(file, batch.index, entry.attempt, hashed(sending));
       if (entry.key !== key || entry.request_id === undefined) {
         if (stop.signal.aborted) {
           complete = false;
@@ -220,6 +220,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
             kind,
             sending.map((i) => i.item),
             key,
+            batch.target,
           );
         } catch (error) {
           if (error instanceof ValidationError) {

@@ -1,5 +1,6 @@
 // One ingest call per kind through the SDK, and the name of each kind's array in the body.
 import type {
+  DispositionInput,
   IngestAccepted,
   InventorySnapshotInput,
   OisrClient,
@@ -14,6 +15,7 @@ export const BODY_ROOT: Record<Kind, string> = {
   inventory: "snapshots",
   shipments: "shipments",
   returns: "returns",
+  dispositions: "dispositions",
 };
 
 export function send(
@@ -21,6 +23,8 @@ export function send(
   kind: Kind,
   items: unknown[],
   idempotencyKey: string,
+  /** The parent the batch is sent under: the return, for dispositions. */
+  target?: string,
 ): Promise<IngestAccepted> {
   // Items are passed on as read: the API validates them and its errors point back into the file.
   const options = { idempotencyKey };
@@ -33,5 +37,8 @@ export function send(
       return client.shipments.ingest(items as ShipmentInput[], options);
     case "returns":
       return client.returns.ingest(items as ReturnInput[], options);
+    case "dispositions":
+      if (target === undefined) throw new Error("a dispositions batch needs its return");
+      return client.returns.ingestDispositions(target, items as DispositionInput[], options);
   }
 }

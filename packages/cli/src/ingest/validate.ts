@@ -24,6 +24,7 @@ const BODY_SCHEMA: Record<Kind, string> = {
   inventory: "InventoryIngestBody",
   shipments: "ShipmentsIngestBody",
   returns: "ReturnsIngestBody",
+  dispositions: "DispositionsIngestBody",
 };
 
 /** Returns the item's failures (pointers into the item, lines mapped for CSV groups), or []. */

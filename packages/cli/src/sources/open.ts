@@ -1,16 +1,20 @@
 // Picks the reader for a kind and file format.
 import { readInventoryCsv } from "./csv-inventory.ts";
-import { readOrdersCsv } from "./csv-orders.ts";
+import { ORDERS_CSV, RETURNS_CSV, readNestedCsv, SHIPMENTS_CSV } from "./csv-nested.ts";
+import { readDispositionsCsv, withReturnId } from "./dispositions.ts";
 import { readJsonl } from "./jsonl.ts";
 import type { SourceEvent } from "./types.ts";
 
-export const KINDS = ["orders", "inventory", "shipments", "returns"] as const;
+export const KINDS = ["orders", "inventory", "shipments", "returns", "dispositions"] as const;
 export type Kind = (typeof KINDS)[number];
 export type Format = "jsonl" | "csv";
 
-const CSV_READERS: Partial<Record<Kind, (path: string) => AsyncGenerator<SourceEvent>>> = {
-  orders: readOrdersCsv,
+const CSV_READERS: Record<Kind, (path: string) => AsyncGenerator<SourceEvent>> = {
+  orders: (path) => readNestedCsv(path, ORDERS_CSV),
   inventory: readInventoryCsv,
+  shipments: (path) => readNestedCsv(path, SHIPMENTS_CSV),
+  returns: (path) => readNestedCsv(path, RETURNS_CSV),
+  dispositions: readDispositionsCsv,
 };
 
 /** The format named by --format, else the file's extension (.csv; anything else is JSON Lines). */
@@ -21,10 +25,8 @@ export function formatOf(path: string, explicit?: string): Format {
 }
 
 export function openSource(kind: Kind, format: Format, path: string): AsyncGenerator<SourceEvent> {
-  if (format === "jsonl") return readJsonl(path);
-  const reader = CSV_READERS[kind];
-  if (!reader) throw new UsageError(`CSV is supported for orders and inventory; use JSON Lines for ${kind}`);
-  return reader(path);
+  if (format === "csv") return CSV_READERS[kind](path);
+  return kind === "dispositions" ? withReturnId(readJsonl(path)) : readJsonl(path);
 }
 
 /** A mistake in the command line: printed without a stack, exit code 2. */

@@ -2,7 +2,7 @@
 
 /** Where the parts of an item came from, for pointing a server error back at a file line. */
 export interface SubLines {
-  /** The item's array whose elements came from separate lines: "lines" (orders CSV), "items" (inventory CSV). */
+  /** The item's array whose elements came from separate lines: "lines" (orders and shipments CSV), "items" (inventory and returns CSV). */
   key: string;
   lines: number[];
 }
@@ -14,6 +14,8 @@ export interface SourceItem {
   line: number;
   subLines?: SubLines;
   bytes: number;
+  /** The parent the item is sent under, for kinds ingested per parent: a disposition's return. */
+  target?: string;
 }
 
 /** One reason an item failed, at a file line. */
