@@ -1,6 +1,7 @@
 // Public API of @oisr/domain: pure business rules, (state, batch) -> (changes, events, errors).
 
 export { applyBatch, itemCount } from "./apply-batch.ts";
+export { applyChain, type ChainedRequest, type ChainResult, withChanges } from "./apply-chain.ts";
 export { compareTimestamps } from "./compare.ts";
 export { deriveOrderStatus, isActiveReturn } from "./derive.ts";
 export { applyDispositions } from "./dispositions.ts";
@@ -18,7 +19,7 @@ export type * from "./model.ts";
 export { ITEM_ERROR_CODES } from "./model.ts";
 export { applyOrders } from "./orders.ts";
 export type { BatchParams, InventoryKey, ReferencedKeys } from "./referenced-keys.ts";
-export { referencedKeys } from "./referenced-keys.ts";
+export { mergeReferencedKeys, referencedKeys } from "./referenced-keys.ts";
 export { canTransition as canTransitionReturn } from "./return-status.ts";
 export { applyReturns } from "./returns.ts";
 export { applyShipments } from "./shipments.ts";

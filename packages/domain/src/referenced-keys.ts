@@ -93,3 +93,20 @@ export function referencedKeys<K extends IngestKind>(
   }
   return keys;
 }
+
+/** What a chain of requests reads: the union of each one's keys. */
+export function mergeReferencedKeys(all: ReadonlyArray<ReferencedKeys>): ReferencedKeys {
+  if (all.length === 1) return all[0] as ReferencedKeys;
+  const inventory = new Map<string, InventoryKey>();
+  for (const keys of all) {
+    for (const k of keys.inventoryKeys) inventory.set(inventoryKey(k.location_id, k.sku), k);
+  }
+  return {
+    orderRefs: unique(all.flatMap((k) => k.orderRefs)),
+    shipmentExternalIds: unique(all.flatMap((k) => k.shipmentExternalIds)),
+    returnRefs: unique(all.flatMap((k) => k.returnRefs)),
+    relatedReturns: all.some((k) => k.relatedReturns),
+    inventoryKeys: [...inventory.values()],
+    inventoryLocations: unique(all.flatMap((k) => k.inventoryLocations)),
+  };
+}

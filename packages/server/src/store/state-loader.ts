@@ -8,13 +8,37 @@ import {
   type Return,
   type Shipment,
 } from "@oisr/domain";
-import { type AnyColumn, and, eq, or, type SQL, sql } from "drizzle-orm";
+import { type AnyColumn, and, eq, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { inventoryLevels, orders, returns, shipments } from "../db/schema.ts";
 
 /** `column in (…list)` with one JSON parameter: one statement text for every list length. */
 function anyOf(column: AnyColumn, values: string[]): SQL {
   return sql`${column} in (select jsonb_array_elements_text(${JSON.stringify(values)}::jsonb))`;
+}
+
+/**
+ * Rows whose `id` or `external_id` is one of `refs`. Two index lookups joined by `union all`:
+ * written as one `id in (…) or external_id in (…)`, PostgreSQL cannot use either unique index and
+ * filters every row of the account instead (60k orders: 220 ms, growing with the account).
+ * A row matched both ways comes twice; callers key rows by id.
+ */
+async function byIdOrExternalId(
+  tx: Tx,
+  table: "orders" | "returns",
+  accountId: string,
+  refs: string[],
+): Promise<{ body: unknown }[]> {
+  const t = sql.raw(table);
+  const list = JSON.stringify(refs);
+  const result: unknown = await tx.execute(sql`
+      select body from ${t} where account_id = ${accountId} and id in (select jsonb_array_elements_text(${list}::jsonb))
+      union all
+      select body from ${t} where account_id = ${accountId} and external_id in (select jsonb_array_elements_text(${list}::jsonb))`);
+  // postgres.js resolves to the rows; PGlite to { rows }.
+  return (Array.isArray(result) ? result : (result as { rows: { body: unknown }[] }).rows) as {
+    body: unknown;
+  }[];
 }
 
 export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys): Promise<MemoryState> {
@@ -28,30 +52,10 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
   };
 
   if (keys.orderRefs.length > 0) {
-    addOrders(
-      await tx
-        .select({ body: orders.body })
-        .from(orders)
-        .where(
-          and(
-            eq(orders.accountId, accountId),
-            or(anyOf(orders.id, keys.orderRefs), anyOf(orders.externalId, keys.orderRefs)),
-          ),
-        ),
-    );
+    addOrders(await byIdOrExternalId(tx, "orders", accountId, keys.orderRefs));
   }
   if (keys.returnRefs.length > 0) {
-    addReturns(
-      await tx
-        .select({ body: returns.body })
-        .from(returns)
-        .where(
-          and(
-            eq(returns.accountId, accountId),
-            or(anyOf(returns.id, keys.returnRefs), anyOf(returns.externalId, keys.returnRefs)),
-          ),
-        ),
-    );
+    addReturns(await byIdOrExternalId(tx, "returns", accountId, keys.returnRefs));
   }
   if (keys.relatedReturns) {
     const missingOrders = [...new Set([...returnRows.values()].map((r) => r.order_id))].filter(

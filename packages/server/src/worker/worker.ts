@@ -5,9 +5,15 @@ import { hostname } from "node:os";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Services } from "../services.ts";
-import { applyClaimed } from "./apply.ts";
+import {
+  applyStage,
+  DEFAULT_GROUP_LIMITS,
+  type GroupLimits,
+  type StageHooks,
+  type StageInput,
+} from "./apply.ts";
 import { backoffMs } from "./backoff.ts";
-import { type ClaimedRequest, createQueue } from "./queue.ts";
+import { type ClaimedRequest, createQueue, type GroupMember } from "./queue.ts";
 
 export interface Worker {
   stop(): Promise<void>;
@@ -16,6 +22,12 @@ export interface Worker {
 /** How often a worker deletes requests past retention and idempotency keys past 24 h. */
 const PURGE_EVERY_MS = 10 * 60_000;
 
+/**
+ * Stages one claim may run back to back for its account before the worker returns to claiming, so
+ * a busy account cannot hold a worker slot indefinitely.
+ */
+const MAX_STAGES_PER_CLAIM = 32;
+
 /** Longest sleep between queue checks when nothing wakes the worker (a missed notification, a lease expiring). */
 const MAX_IDLE_MS = 1000;
 
@@ -23,6 +35,8 @@ export async function startWorker(deps: {
   config: Config;
   logger: Logger;
   services: Services;
+  /** Tests and benchmarks only; decision 007 explains the defaults. */
+  groupLimits?: GroupLimits;
 }): Promise<Worker> {
   const { config, services } = deps;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
@@ -40,30 +54,128 @@ export async function startWorker(deps: {
 
   const unlisten = await services.database.listen("oisr_requests", kick);
 
+  const pipelining = services.database.driver === "postgres" && config.maxAttempts >= 2;
+  const limits = deps.groupLimits ?? DEFAULT_GROUP_LIMITS;
+  const error = {
+    code: "processing_failed",
+    message: "Processing could not complete; nothing was applied. Resubmitting is safe.",
+  };
+
+  /**
+   * Applies the claimed request, then keeps going with the requests queued behind it in its
+   * account, one stage (transaction) at a time, the next stage preparing while the previous one
+   * commits (apply.ts). Returns once every stage it started has ended.
+   */
   async function processOne(claimed: ClaimedRequest): Promise<void> {
-    const log = logger.child({ requestId: claimed.id, traceId: claimed.traceId, attempt: claimed.attempts });
+    const stages: Promise<void>[] = [];
+    let taken = 0;
+    const start = (input: StageInput) => {
+      let committed!: (ok: boolean) => void;
+      const done = new Promise<boolean>((resolve) => {
+        committed = resolve;
+      });
+      stages.push(
+        runStage(claimed, input, (ready) => {
+          taken += 1;
+          if (pipelining && running && taken < MAX_STAGES_PER_CLAIM)
+            start({ afterSeq: ready.lastSeq, previous: { changes: ready.changes, committed: done } });
+        }).then(committed),
+      );
+    };
+    start({ head: claimed });
+    // The list grows while earlier stages run.
+    for (let i = 0; i < stages.length; i++) await stages[i];
+  }
+
+  /** One stage; resolves to whether it committed. */
+  async function runStage(
+    claimed: ClaimedRequest,
+    input: StageInput,
+    onReady: NonNullable<StageHooks["onReady"]>,
+  ): Promise<boolean> {
     const started = performance.now();
     const { metrics } = services;
-    const stopTimer = metrics.processingDuration.startTimer({ kind: claimed.kind });
+    let locked: GroupMember[] = [];
     try {
-      const outcome = await applyClaimed(services, queue, claimed, config);
-      stopTimer({ outcome });
-      metrics.attempts.inc({ kind: claimed.kind, result: outcome });
-      log.info(
-        { kind: claimed.kind, outcome, ms: Math.round(performance.now() - started) },
-        "request processed",
-      );
+      const outcome = await applyStage(services, queue, claimed.accountId, input, config, limits, {
+        onLocked: (members) => {
+          locked = members;
+        },
+        onReady,
+      });
+      if (outcome.kind !== "applied") {
+        if (outcome.kind === "lease_lost") {
+          metrics.attempts.inc({ kind: claimed.kind, result: "lease_lost" });
+          logger.info(
+            {
+              requestId: claimed.id,
+              traceId: claimed.traceId,
+              outcome: "lease_lost",
+              ms: Math.round(performance.now() - started),
+            },
+            "request processed",
+          );
+        }
+        return false;
+      }
+      const groupMs = performance.now() - started;
+      const size = outcome.members.length;
+      // Each request of a stage is charged an equal share of the transaction's time.
+      const ms = Math.round(groupMs / size);
+      for (const m of outcome.members) {
+        metrics.processingDuration.observe({ kind: m.kind, outcome: m.outcome }, groupMs / 1000 / size);
+        metrics.attempts.inc({ kind: m.kind, result: m.outcome });
+        logger.info(
+          {
+            requestId: m.id,
+            traceId: m.traceId,
+            attempt: m.id === claimed.id ? claimed.attempts : 1,
+            kind: m.kind,
+            outcome: m.outcome,
+            ms,
+            groupSize: size,
+            groupMs: Math.round(groupMs),
+          },
+          "request processed",
+        );
+      }
+      return true;
     } catch (err) {
-      const delay = backoffMs(claimed.attempts, config.retryBaseMs);
-      const next = await queue
-        .retryOrBury(claimed, config.maxAttempts, delay, {
-          code: "processing_failed",
-          message: "Processing could not complete; nothing was applied. Resubmitting is safe.",
-        })
-        .catch(() => "lease" as const);
-      stopTimer({ outcome: "error" });
-      metrics.attempts.inc({ kind: claimed.kind, result: next });
-      log.warn({ err, next, delayMs: delay }, "request attempt failed");
+      const headed = "head" in input;
+      let next: "retry" | "dead" | "lease" = "retry";
+      if (headed) {
+        next = await queue
+          .retryOrBury(claimed, config.maxAttempts, backoffMs(claimed.attempts, config.retryBaseMs), error)
+          .catch(() => "lease" as const);
+        metrics.attempts.inc({ kind: claimed.kind, result: next });
+      }
+      // Every other request the failed transaction held used its (first) attempt too.
+      const others = locked.filter((m) => !(headed && m.id === claimed.id));
+      await queue
+        .followersAttempted(
+          claimed.accountId,
+          others.map((m) => m.id),
+          backoffMs(1, config.retryBaseMs),
+          error,
+        )
+        .catch(() => {});
+      for (const m of others) metrics.attempts.inc({ kind: m.kind, result: "retry" });
+      metrics.processingDuration.observe(
+        { kind: claimed.kind, outcome: "error" },
+        (performance.now() - started) / 1000,
+      );
+      logger.warn(
+        {
+          err,
+          requestId: headed ? claimed.id : others[0]?.id,
+          traceId: headed ? claimed.traceId : others[0]?.traceId,
+          attempt: headed ? claimed.attempts : 1,
+          next,
+          groupSize: locked.length,
+        },
+        "request attempt failed",
+      );
+      return false;
     }
   }
 
