@@ -5,7 +5,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
-import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { locate } from "../paths.ts";
 import { pgliteTemplate } from "./pglite-template.ts";
 import * as schema from "./schema.ts";
@@ -65,11 +65,20 @@ async function openPostgres(url: string, max: number): Promise<Database> {
   });
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
+  const dialect = new PgDialect();
   return {
     db: db as unknown as Db,
     driver: "postgres",
-    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) =>
-      rowsOf<T>(await executor.execute(query)),
+    // drizzle runs every statement unprepared: parse and describe, then bind and execute, two round
+    // trips and a fresh plan each time. The statements sent here each have one fixed text (rows
+    // travel as array or JSON parameters, decision 005), so postgres.js prepares each once per
+    // connection and later calls are one round trip. The executor's own connection is used, so
+    // a statement inside a transaction stays in it.
+    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const connection = (executor._.session as unknown as { client: typeof client }).client;
+      return (await connection.unsafe(text, params as never[], { prepare: true })) as unknown as T[];
+    },
     notify: async (channel, payload = "") => {
       await client.notify(channel, payload);
     },

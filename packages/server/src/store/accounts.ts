@@ -24,28 +24,23 @@ export function createAccountStore(database: Database) {
   const lookup = createBatcher<string, Account | null>(
     async (hashes) => {
       const unique = [...new Set(hashes)];
-      const rows = await db
-        .select({
-          hash: apiTokens.tokenHash,
-          id: accounts.id,
-          name: accounts.name,
-          rateLimits: accounts.rateLimits,
-        })
-        .from(apiTokens)
-        .innerJoin(accounts, eq(accounts.id, apiTokens.accountId))
-        // One array parameter (hex hashes need no escaping): one statement text for every batch size.
-        .where(
-          and(
-            sql`${apiTokens.tokenHash} = any(${`{${unique.join(",")}}`}::text[])`,
-            isNull(apiTokens.revokedAt),
-          ),
-        );
+      // One array parameter (hex hashes need no escaping): one statement text for every batch size.
+      const rows = await database.rows<{
+        hash: string;
+        id: string;
+        name: string;
+        rate_limits: Record<string, number> | null;
+      }>(
+        sql`select t.token_hash as hash, a.id, a.name, a.rate_limits
+              from api_tokens t join accounts a on a.id = t.account_id
+             where t.token_hash = any(${`{${unique.join(",")}}`}::text[]) and t.revoked_at is null`,
+      );
       const byHash = new Map(rows.map((r) => [r.hash, r]));
       return hashes.map((hash) => {
         const row = byHash.get(hash);
         // The index lookup already matched; the constant-time compare guards against any collation surprise.
         if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return null;
-        return { id: row.id, name: row.name, rateLimits: row.rateLimits };
+        return { id: row.id, name: row.name, rateLimits: row.rate_limits };
       });
     },
     { maxItems: 1000, concurrency: 2 },
