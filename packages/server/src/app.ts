@@ -105,6 +105,8 @@ export function createApp(deps: AppDeps): Express {
       validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
       validateSecurity: false,
+      // No operation takes multipart bodies: skip the per-call multipart check.
+      fileUploader: false,
       validateFormats: true,
       ignoreUndocumented: false,
     }),

