@@ -23,7 +23,10 @@ RUN npm ci --no-audit --no-fund \
 
 # --- runtime: production dependencies and the bundle, as the unprivileged `node` user ---
 FROM node:24-slim AS runtime
+# A young generation of at most 2 × 16 MB: Node 24 would grow it to 2 × 64 MB under load on a
+# large host, for no throughput (docs/decisions/008).
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--max-semi-space-size=16 \
     HOST=0.0.0.0 \
     PORT=8080 \
     OISR_DATA_DIR=/data

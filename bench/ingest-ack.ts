@@ -4,7 +4,7 @@
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { order } from "./lib/fixtures.ts";
-import { freshDatabase, ROOT, startOisr, startProcess } from "./lib/processes.ts";
+import { freshDatabase, ROOT, SERVER_NODE_OPTIONS, startOisr, startProcess } from "./lib/processes.ts";
 import { PROFILE_DIR, profileEnv, summarizeProfiles } from "./lib/profile.ts";
 import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
 
@@ -65,6 +65,14 @@ try {
   });
   const full = await load(oisr.url, oisr.token, oisr.child.pid as number);
   await oisr.stop();
+  // The same server under Node's default heap sizing, to show what the deployed V8 option buys.
+  const plain = await startOisr(
+    dbOisr.url,
+    { OISR_ROLE: "api", OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }) },
+    { nodeDefaults: true },
+  );
+  const defaults = await load(plain.url, plain.token, plain.child.pid as number);
+  await plain.stop();
 
   const script = `${ROOT}bench/baselines/bare-ingest.ts`;
   const withInsert = await startProcess(
@@ -109,11 +117,18 @@ try {
         goal: "0",
       },
       {
-        figure: "OISR peak RSS under load, MB",
+        figure: `OISR peak RSS under load, MB (node ${SERVER_NODE_OPTIONS}, as deployed)`,
         value: fmt(full.peakRss),
         baseline: `${fmt(bareInsert.peakRss)} (bare + INSERT)`,
         ratio: ratio(full.peakRss, bareInsert.peakRss),
         goal: "≤ 250 MB",
+      },
+      {
+        figure: "same server with Node's default heap sizing: peak RSS, MB; req/s",
+        value: `${fmt(defaults.peakRss)}; ${fmt(defaults.rps)}`,
+        baseline: `${fmt(full.peakRss)}; ${fmt(full.rps)} (as deployed)`,
+        ratio: ratio(defaults.rps, full.rps),
+        goal: "(context)",
       },
     ],
   );

@@ -81,13 +81,29 @@ export async function createAccount(databaseUrl: string, name = "bench") {
   return { token: created.token as string, accountId: created.account_id as string };
 }
 
+/**
+ * The V8 options the server is deployed with (`npm start`, the Dockerfile): a young generation of
+ * at most 2 × 16 MB instead of Node 24's 2 × 64 MB on a machine with this much memory
+ * (docs/decisions/008). Benchmarks start the server the same way; `nodeDefaults` drops them.
+ */
+export const SERVER_NODE_OPTIONS = "--max-semi-space-size=16";
+
+function serverEnv(env: Record<string, string>, nodeDefaults = false): Record<string, string> {
+  const options = [nodeDefaults ? "" : SERVER_NODE_OPTIONS, env.NODE_OPTIONS ?? ""].join(" ").trim();
+  return { ...env, NODE_OPTIONS: options };
+}
+
 /** Starts `oisr-server serve` on PostgreSQL; returns its base URL and a token of a new account. */
-export async function startOisr(databaseUrl: string, env: Record<string, string> = {}) {
+export async function startOisr(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  options: { nodeDefaults?: boolean } = {},
+) {
   const created = await createAccount(databaseUrl);
   const server = await startProcess(
     SERVER_MAIN,
     ["serve"],
-    { DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env },
+    serverEnv({ DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env }, options.nodeDefaults),
     /API:\s+(\S+)/,
   );
   return {
@@ -103,7 +119,7 @@ export async function startOisrWorker(databaseUrl: string, env: Record<string, s
   return startProcess(
     SERVER_MAIN,
     ["serve"],
-    { DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env, OISR_ROLE: "worker" },
+    serverEnv({ DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env, OISR_ROLE: "worker" }),
     /worker ready in/,
   );
 }
