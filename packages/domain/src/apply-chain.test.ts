@@ -120,6 +120,7 @@ describe("mergeReferencedKeys", () => {
     ]);
     expect(merged).toEqual({
       orderRefs: ["A"],
+      orderExternalIds: ["A"],
       shipmentExternalIds: [],
       returnRefs: ["RMA-1"],
       relatedReturns: true,

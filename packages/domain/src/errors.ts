@@ -2,7 +2,13 @@ import type { ItemError, ItemErrorCode } from "./model.ts";
 
 /** Builds an RFC 6901 JSON Pointer from path segments; append to a parent pointer to nest. */
 export function pointer(...segments: ReadonlyArray<string | number>): string {
-  return segments.map((s) => `/${String(s).replaceAll("~", "~0").replaceAll("/", "~1")}`).join("");
+  // Called for every item of every batch (most never fail): no escaping work unless needed.
+  let out = "";
+  for (const segment of segments) {
+    const s = String(segment);
+    out += `/${s.includes("~") || s.includes("/") ? s.replaceAll("~", "~0").replaceAll("/", "~1") : s}`;
+  }
+  return out;
 }
 
 export function itemError(at: string, code: ItemErrorCode, message: string): ItemError {

@@ -24,6 +24,7 @@ function preload(full: MemoryState, keys: ReferencedKeys): MemoryState {
     add(orders, full.orderById(ref));
     add(orders, full.orderByExternalId(ref));
   }
+  for (const ref of keys.orderExternalIds) add(orders, full.orderByExternalId(ref));
   for (const ref of keys.returnRefs) {
     add(returns, full.returnById(ref));
     add(returns, full.returnByExternalId(ref));
@@ -139,6 +140,7 @@ describe("referencedKeys", () => {
       referencedKeys("shipments", { shipments: [shipmentInput(), shipmentInput({ external_id: "SH-2" })] }),
     ).toEqual({
       orderRefs: ["SO-1"],
+      orderExternalIds: [],
       shipmentExternalIds: ["SH-1", "SH-2"],
       returnRefs: [],
       relatedReturns: false,
@@ -154,7 +156,8 @@ describe("referencedKeys", () => {
       referencedKeys("dispositions", { dispositions: [dispositionInput()] }, { returnId: "RMA-1" }),
     ).toMatchObject({ returnRefs: ["RMA-1"], orderRefs: [] });
     expect(referencedKeys("orders", { orders: [orderInput(), orderInput()] })).toMatchObject({
-      orderRefs: ["SO-1"],
+      orderRefs: [],
+      orderExternalIds: ["SO-1"],
     });
     expect(
       referencedKeys("inventory", {

@@ -14,6 +14,8 @@ export interface InventoryKey {
 export interface ReferencedKeys {
   /** Orders to load, each value matched against both `id` and `external_id`. */
   orderRefs: string[];
+  /** Orders to load by `external_id` only (an orders batch upserts by it and reads nothing else). */
+  orderExternalIds: string[];
   /** Shipments to load by `external_id`. */
   shipmentExternalIds: string[];
   /** Returns to load, each value matched against both `id` and `external_id`. */
@@ -38,6 +40,7 @@ export interface BatchParams {
 function empty(): ReferencedKeys {
   return {
     orderRefs: [],
+    orderExternalIds: [],
     shipmentExternalIds: [],
     returnRefs: [],
     relatedReturns: false,
@@ -56,7 +59,7 @@ export function referencedKeys<K extends IngestKind>(
   const keys = empty();
   switch (kind) {
     case "orders": {
-      keys.orderRefs = unique((body as IngestBodies["orders"]).orders.map((o) => o.external_id));
+      keys.orderExternalIds = unique((body as IngestBodies["orders"]).orders.map((o) => o.external_id));
       break;
     }
     case "shipments": {
@@ -103,6 +106,7 @@ export function mergeReferencedKeys(all: ReadonlyArray<ReferencedKeys>): Referen
   }
   return {
     orderRefs: unique(all.flatMap((k) => k.orderRefs)),
+    orderExternalIds: unique(all.flatMap((k) => k.orderExternalIds)),
     shipmentExternalIds: unique(all.flatMap((k) => k.shipmentExternalIds)),
     returnRefs: unique(all.flatMap((k) => k.returnRefs)),
     relatedReturns: all.some((k) => k.relatedReturns),

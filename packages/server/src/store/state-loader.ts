@@ -18,23 +18,28 @@ function anyOf(column: AnyColumn, values: string[]): SQL {
 }
 
 /**
- * Rows whose `id` or `external_id` is one of `refs`. Two index lookups joined by `union all`:
- * written as one `id in (…) or external_id in (…)`, PostgreSQL cannot use either unique index and
- * filters every row of the account instead (60k orders: 220 ms, growing with the account).
- * A row matched both ways comes twice; callers key rows by id.
+ * Rows whose `id` is one of `idRefs` or whose `external_id` is one of `idRefs` or `externalIds`.
+ * Two index lookups joined by `union all`: written as one `id in (…) or external_id in (…)`,
+ * PostgreSQL cannot use either unique index and filters every row of the account instead (60k
+ * orders: 220 ms, growing with the account). A row matched both ways comes twice; callers key
+ * rows by id.
  */
 async function byIdOrExternalId(
   tx: Tx,
   table: "orders" | "returns",
   accountId: string,
-  refs: string[],
+  idRefs: string[],
+  externalIds: string[] = [],
 ): Promise<{ body: unknown }[]> {
   const t = sql.raw(table);
-  const list = JSON.stringify(refs);
+  const ids = JSON.stringify(idRefs);
+  const externals = JSON.stringify(
+    externalIds.length === 0 ? idRefs : [...new Set([...idRefs, ...externalIds])],
+  );
   const result: unknown = await tx.execute(sql`
-      select body from ${t} where account_id = ${accountId} and id in (select jsonb_array_elements_text(${list}::jsonb))
+      select body from ${t} where account_id = ${accountId} and id in (select jsonb_array_elements_text(${ids}::jsonb))
       union all
-      select body from ${t} where account_id = ${accountId} and external_id in (select jsonb_array_elements_text(${list}::jsonb))`);
+      select body from ${t} where account_id = ${accountId} and external_id in (select jsonb_array_elements_text(${externals}::jsonb))`);
   // postgres.js resolves to the rows; PGlite to { rows }.
   return (Array.isArray(result) ? result : (result as { rows: { body: unknown }[] }).rows) as {
     body: unknown;
@@ -51,8 +56,8 @@ export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys)
     for (const r of rows) returnRows.set((r.body as Return).id, r.body as Return);
   };
 
-  if (keys.orderRefs.length > 0) {
-    addOrders(await byIdOrExternalId(tx, "orders", accountId, keys.orderRefs));
+  if (keys.orderRefs.length > 0 || keys.orderExternalIds.length > 0) {
+    addOrders(await byIdOrExternalId(tx, "orders", accountId, keys.orderRefs, keys.orderExternalIds));
   }
   if (keys.returnRefs.length > 0) {
     addReturns(await byIdOrExternalId(tx, "returns", accountId, keys.returnRefs));
