@@ -37,8 +37,11 @@ export interface E2eResult {
   ordersStored: number;
   /** Server clock: first accepted_at to last completed_at (the start of the last apply transaction). */
   serverSpanMs: number;
-  /** Per-request apply time (claim to commit) from the worker logs, when available. */
-  applyMs?: ReturnType<typeof spread> & { sum: number };
+  /**
+   * Per-request apply time from the worker logs, when available: the time of the transaction
+   * (stage) that applied it divided by the requests in it. Stages overlap (decision 007).
+   */
+  applyMs?: ReturnType<typeof spread> & { sum: number; meanGroup: number };
   activity?: Awaited<ReturnType<ActivitySampler["stop"]>>;
   /** From the first submit to the last poll, on the clock of CPU profiles. */
   window: { fromUs: number; toUs: number };
@@ -47,6 +50,7 @@ export interface E2eResult {
 }
 
 const POLL_MS = 20;
+const POLL_DB = process.env.BENCH_E2E_POLL === "db";
 
 export async function runE2e(o: E2eOptions): Promise<E2eResult> {
   const clients = o.accounts.map((a) => api(o.url, a.token));
@@ -84,9 +88,19 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
   // Done when no account has a pending or processing request. Pending is asked first: a request
   // only ever moves pending → processing → final, so it cannot slip between the two questions.
   let elapsedMs = 0;
+  // BENCH_E2E_POLL=db asks the database instead of the API: a diagnosis of what the API polling
+  // itself costs the server (each answer of GET /requests reads the stored request body).
+  const observer = POLL_DB ? postgres(o.databaseUrl, { max: 1, onnotice: () => {} }) : undefined;
+  const observed = o.accounts.map((a) => a.accountId);
   for (;;) {
     let busy = false;
-    for (const c of clients) {
+    if (observer) {
+      const [row] = await observer<{ n: number }[]>`
+        select count(*)::int n from requests
+         where account_id = any(${observed}) and status in ('pending', 'processing')`;
+      busy = (row?.n ?? 0) > 0;
+    }
+    for (const c of observer ? [] : clients) {
       for (const status of ["pending", "processing"]) {
         const res = await c.get<{ data: unknown[] }>(`/requests?status=${status}&limit=1`);
         if (res.status !== 200) throw new Error(`GET /requests: ${res.status}`);
@@ -102,6 +116,7 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
 
+  await observer?.end();
   const toUs = monotonicUs();
   const cpu = await meter();
   const activity = await sampler?.stop();
@@ -120,20 +135,21 @@ export async function runE2e(o: E2eOptions): Promise<E2eResult> {
   let applyMs: E2eResult["applyMs"];
   if (o.serverOutput) {
     const mine = new Set(ids);
-    const times = o
+    const entries = o
       .serverOutput()
       .split("\n")
       .filter((l) => l.includes('"request processed"'))
       .map((l) => {
         try {
-          return JSON.parse(l) as { ms: number; requestId: string };
+          return JSON.parse(l) as { ms: number; requestId: string; groupSize?: number };
         } catch {
           return undefined;
         }
       })
-      .filter((e) => e !== undefined && mine.has(e.requestId))
-      .map((e) => Number(e?.ms));
-    if (times.length > 0) applyMs = { ...spread(times), sum: times.reduce((a, b) => a + b, 0) };
+      .filter((e) => e !== undefined && mine.has(e.requestId));
+    const times = entries.map((e) => Number(e?.ms));
+    const meanGroup = entries.reduce((a, e) => a + (e?.groupSize ?? 1), 0) / Math.max(1, entries.length);
+    if (times.length > 0) applyMs = { ...spread(times), sum: times.reduce((a, b) => a + b, 0), meanGroup };
   }
   return {
     orders,
