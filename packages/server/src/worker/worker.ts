@@ -23,10 +23,12 @@ export interface Worker {
 const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
- * Stages one claim may run back to back for its account before the worker returns to claiming, so
- * a busy account cannot hold a worker slot indefinitely.
+ * How long one claim keeps starting stages for its account before the worker returns to claiming.
+ * A pipeline ending hands the account back to whichever worker claims it next, so with several
+ * worker processes the busy accounts spread over them instead of staying with the first claimer.
  */
-const MAX_STAGES_PER_CLAIM = 32;
+const PIPELINE_BUDGET_MS = 2000;
+const MAX_STAGES_PER_CLAIM = 64;
 
 /** Longest sleep between queue checks when nothing wakes the worker (a missed notification, a lease expiring). */
 const MAX_IDLE_MS = 1000;
@@ -69,6 +71,7 @@ export async function startWorker(deps: {
   async function processOne(claimed: ClaimedRequest): Promise<void> {
     const stages: Promise<void>[] = [];
     let taken = 0;
+    const until = performance.now() + PIPELINE_BUDGET_MS;
     const start = (input: StageInput) => {
       let committed!: (ok: boolean) => void;
       const done = new Promise<boolean>((resolve) => {
@@ -77,7 +80,7 @@ export async function startWorker(deps: {
       stages.push(
         runStage(claimed, input, (ready) => {
           taken += 1;
-          if (pipelining && running && taken < MAX_STAGES_PER_CLAIM)
+          if (pipelining && running && taken < MAX_STAGES_PER_CLAIM && performance.now() < until)
             start({ afterSeq: ready.lastSeq, previous: { changes: ready.changes, committed: done } });
         }).then(committed),
       );
