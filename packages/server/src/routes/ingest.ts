@@ -1,5 +1,5 @@
 // POST /ingest/*: validated (by the OpenAPI middleware), stored, answered 202 at once.
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { itemCount, unstorableStringPointer } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
@@ -52,7 +52,7 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
         endpoint: `POST ${req.path}`,
         params,
         bodyJson,
-        bodyHash: createHash("sha256").update(bodyJson).digest("hex"),
+        bodyHash: hash("sha256", bodyJson, "hex"),
         itemCount: itemCount(endpoint.kind, body as never),
         idempotencyKey,
         traceId: String(res.locals.traceId),

@@ -1,5 +1,5 @@
 // Accounts and their API tokens. Tokens are stored only as SHA-256 hashes.
-import { createHash, timingSafeEqual } from "node:crypto";
+import { hash, timingSafeEqual } from "node:crypto";
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { accounts, apiTokens } from "../db/schema.ts";
@@ -13,7 +13,8 @@ export interface Account {
 }
 
 export function hashToken(token: string): string {
-  return createHash("sha256").update(token).digest("hex");
+  // One-shot crypto.hash: no Hash object per call (it runs on every authenticated call).
+  return hash("sha256", token, "hex");
 }
 
 export function createAccountStore(database: Database) {
