@@ -54,6 +54,8 @@ export interface StageHooks {
    * write. The next stage may start, reading through `changes`.
    */
   onReady?(ready: { lastSeq: number; changes: Changes }): void;
+  /** The transaction ended: whether it committed. Called before anything else happens after it. */
+  onSettled?(committed: boolean): void;
 }
 
 class Abandoned extends Error {}
@@ -144,10 +146,12 @@ export async function applyStage(
         members: members.map((m, i) => ({ ...m, outcome: (finished[i] as FinishedRequest).status })),
       };
     });
+    hooks.onSettled?.(outcome.kind === "applied");
     // After commit: wake the webhook dispatcher (on PostgreSQL every process listening hears it).
     if (emitted) await database.notify("oisr_events", accountId).catch(() => {});
     return outcome;
   } catch (err) {
+    hooks.onSettled?.(false);
     if (err instanceof Abandoned) return { kind: "abandoned" };
     throw err;
   }

@@ -78,10 +78,14 @@ export async function startWorker(deps: {
         committed = resolve;
       });
       stages.push(
-        runStage(claimed, input, (ready) => {
-          taken += 1;
-          if (pipelining && running && taken < MAX_STAGES_PER_CLAIM && performance.now() < until)
-            start({ afterSeq: ready.lastSeq, previous: { changes: ready.changes, committed: done } });
+        runStage(claimed, input, {
+          onReady: (ready) => {
+            taken += 1;
+            if (pipelining && running && taken < MAX_STAGES_PER_CLAIM && performance.now() < until)
+              start({ afterSeq: ready.lastSeq, previous: { changes: ready.changes, committed: done } });
+          },
+          // The next stage may write as soon as this one committed, before its logging.
+          onSettled: committed,
         }).then(committed),
       );
     };
@@ -94,17 +98,17 @@ export async function startWorker(deps: {
   async function runStage(
     claimed: ClaimedRequest,
     input: StageInput,
-    onReady: NonNullable<StageHooks["onReady"]>,
+    hooks: Pick<StageHooks, "onReady" | "onSettled">,
   ): Promise<boolean> {
     const started = performance.now();
     const { metrics } = services;
     let locked: GroupMember[] = [];
     try {
       const outcome = await applyStage(services, queue, claimed.accountId, input, config, limits, {
+        ...hooks,
         onLocked: (members) => {
           locked = members;
         },
-        onReady,
       });
       if (outcome.kind !== "applied") {
         if (outcome.kind === "lease_lost") {
