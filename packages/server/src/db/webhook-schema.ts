@@ -64,6 +64,8 @@ export const webhookDeliveries = pgTable(
     uniqueIndex("webhook_deliveries_attempt_idx").on(t.accountId, t.subscriptionId, t.eventId, t.attempt),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
+    // An event's attempts: what retention (webhooks/retention.ts) checks before deleting an event.
+    index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
