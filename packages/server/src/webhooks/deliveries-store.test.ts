@@ -1,25 +1,18 @@
 // The delivery queue on a real database (PGlite, or PostgreSQL when DATABASE_URL is set).
 import { eq, sql } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../db/client.ts";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
 import { createDeliveryStore, type RecordPolicy } from "./deliveries-store.ts";
 import { fanOut } from "./fan-out.ts";
 import { createSubscriptionStore } from "./subscriptions-store.ts";
-import { freshDatabaseEnv, sleep } from "./test-support.ts";
+import { sleep, useFreshDatabase } from "./test-support.ts";
 
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const fresh = await freshDatabaseEnv();
-  drop = fresh.drop;
-  database = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL, dataDir: "memory://" });
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
+useFreshDatabase((opened) => {
+  database = opened;
 });
 
 const policy: RecordPolicy = { schedule: [1000, 2000], disableAfterFailures: 1000, disableAfterMs: 0 };

@@ -2,8 +2,8 @@
 // shutdown that gives unfinished attempts back.
 import { eq } from "drizzle-orm";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../db/client.ts";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
@@ -11,18 +11,11 @@ import type { AttemptResult } from "./deliveries-store.ts";
 import { startDispatcher } from "./dispatcher.ts";
 import type { WebhookSender } from "./http-sender.ts";
 import { createSubscriptionStore } from "./subscriptions-store.ts";
-import { freshDatabaseEnv, sleep, waitFor } from "./test-support.ts";
+import { sleep, useFreshDatabase, waitFor } from "./test-support.ts";
 
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const fresh = await freshDatabaseEnv();
-  drop = fresh.drop;
-  database = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL, dataDir: "memory://" });
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
+useFreshDatabase((opened) => {
+  database = opened;
 });
 
 const config = { webhookAllowPrivateNetworks: true, webhookRetrySchedule: [20] };

@@ -2,26 +2,19 @@
 import { eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 import { ulid } from "ulidx";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Database, openDatabase } from "../db/client.ts";
+import { describe, expect, it } from "vitest";
+import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
 import { startDispatcher } from "./dispatcher.ts";
 import { pruneAttempts, pruneEvents } from "./retention.ts";
 import { createSubscriptionStore, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
-import { freshDatabaseEnv, waitFor } from "./test-support.ts";
+import { useFreshDatabase, waitFor } from "./test-support.ts";
 
 let database: Database;
-let drop: () => Promise<void>;
-beforeAll(async () => {
-  const fresh = await freshDatabaseEnv();
-  drop = fresh.drop;
-  database = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL, dataDir: "memory://" });
-});
-afterAll(async () => {
-  await database?.close();
-  await drop?.();
+useFreshDatabase((opened) => {
+  database = opened;
 });
 
 const DAY = 86_400_000;

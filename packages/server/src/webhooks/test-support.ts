@@ -4,6 +4,8 @@
 import { createHmac } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll } from "vitest";
+import { type Database, openDatabase } from "../db/client.ts";
 import { freshDatabase } from "../db/fresh-database.ts";
 import { secretKey } from "./signing.ts";
 
@@ -78,4 +80,20 @@ export async function freshDatabaseEnv(): Promise<{ env: Record<string, string>;
   if (!adminUrl) return { env: { OISR_DATA_DIR: "memory://" }, drop: async () => {} };
   const db = await freshDatabase(adminUrl);
   return { env: { DATABASE_URL: db.url }, drop: db.drop };
+}
+
+/** Opens a fresh database before the test file's tests (handed to `use`), closes and drops it after them. */
+export function useFreshDatabase(use: (database: Database) => void): void {
+  let database: Database | undefined;
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const fresh = await freshDatabaseEnv();
+    drop = fresh.drop;
+    database = await openDatabase({ databaseUrl: fresh.env.DATABASE_URL, dataDir: "memory://" });
+    use(database);
+  });
+  afterAll(async () => {
+    await database?.close();
+    await drop?.();
+  });
 }
