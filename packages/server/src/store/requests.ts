@@ -1,6 +1,6 @@
 // The request row is the queue entry: it is written in the same transaction as its idempotency
 // record, so a 202 is only ever given for work that is durably stored.
-import { and, desc, eq, lt, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { isDatabaseUnavailable } from "../db/errors.ts";
 import { requests } from "../db/schema.ts";
@@ -32,7 +32,10 @@ export interface NewRequest {
 
 export type AcceptOutcome = { kind: "accepted" | "replayed"; ack: IngestAck } | { kind: "key_reused" };
 
-export type RequestRow = typeof requests.$inferSelect;
+// Everything the record shows, not the body: a 1000-order body is ~700 kB that every poll of
+// GET /requests/{id} would otherwise read and parse for nothing.
+const { body: _body, ...recordColumns } = getTableColumns(requests);
+export type RequestRow = Omit<typeof requests.$inferSelect, "body">;
 
 export const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
 
@@ -95,6 +98,13 @@ export function createRequestStore(database: Database) {
     return outcome;
   };
 
+  // The polling path: one prepared statement (drizzle sends unnamed queries unprepared).
+  const getRecord = db
+    .select(recordColumns)
+    .from(requests)
+    .where(and(eq(requests.accountId, sql.placeholder("accountId")), eq(requests.id, sql.placeholder("id"))))
+    .prepare("oisr_request_get");
+
   return {
     /**
      * Stores the call durably (with its idempotency record) and answers how to reply. Concurrent
@@ -103,10 +113,7 @@ export function createRequestStore(database: Database) {
     accept,
 
     async get(accountId: string, id: string): Promise<RequestRow | undefined> {
-      const rows = await db
-        .select()
-        .from(requests)
-        .where(and(eq(requests.accountId, accountId), eq(requests.id, id)));
+      const rows = await getRecord.execute({ accountId, id });
       return rows[0];
     },
 
@@ -122,7 +129,7 @@ export function createRequestStore(database: Database) {
       if (filter.kind) conditions.push(eq(requests.kind, filter.kind));
       if (beforeSeq !== null) conditions.push(lt(requests.seq, beforeSeq));
       return db
-        .select()
+        .select(recordColumns)
         .from(requests)
         .where(and(...conditions))
         .orderBy(desc(requests.seq))
