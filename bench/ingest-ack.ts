@@ -57,22 +57,25 @@ function headers(token: string | undefined): Record<string, string> {
 
 const dbOisr = await freshDatabase();
 const dbBase = await freshDatabase();
-try {
-  const oisr = await startOisr(dbOisr.url, {
-    OISR_ROLE: "api",
-    OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }),
-    ...profileEnv("ingest-ack"),
-  });
-  const full = await load(oisr.url, oisr.token, oisr.child.pid as number);
-  await oisr.stop();
-  // The same server under Node's default heap sizing, to show what the deployed V8 option buys.
-  const plain = await startOisr(
+
+/** Starts the API alone (its ingest limit out of the way) on dbOisr, loads it, stops it. */
+async function loadOisr(env: Record<string, string>, options: { nodeDefaults?: boolean } = {}) {
+  const server = await startOisr(
     dbOisr.url,
-    { OISR_ROLE: "api", OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }) },
-    { nodeDefaults: true },
+    { OISR_ROLE: "api", OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }), ...env },
+    options,
   );
-  const defaults = await load(plain.url, plain.token, plain.child.pid as number);
-  await plain.stop();
+  try {
+    return await load(server.url, server.token, server.child.pid as number);
+  } finally {
+    await server.stop();
+  }
+}
+
+try {
+  const full = await loadOisr(profileEnv("ingest-ack"));
+  // The same server under Node's default heap sizing, to show what the deployed V8 option buys.
+  const defaults = await loadOisr({}, { nodeDefaults: true });
 
   const script = `${ROOT}bench/baselines/bare-ingest.ts`;
   const withInsert = await startProcess(
