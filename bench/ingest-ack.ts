@@ -1,14 +1,20 @@
 // Benchmark 1 + 5: ingest acknowledgment throughput and memory, full stack against bare Express.
 //   node bench/ingest-ack.ts        (PostgreSQL at DATABASE_URL or 127.0.0.1:5432)
 //   BENCH_PROFILE=/tmp/prof node bench/ingest-ack.ts   also prints where the server spent its CPU
+//
+// Every server is started and warmed first, then loaded in BENCH_ROUNDS interleaved rounds (each
+// round in a rotated order), so a machine that drifts during the run (this one moves by up to 2×
+// within a day) weighs on every side alike. Each ratio is the median of its per-round ratios:
+// both sides of a round ran seconds apart.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { order } from "./lib/fixtures.ts";
 import { freshDatabase, ROOT, SERVER_NODE_OPTIONS, startOisr, startProcess } from "./lib/processes.ts";
 import { PROFILE_DIR, profileEnv, summarizeProfiles } from "./lib/profile.ts";
-import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
+import { fmt, printBlock, printTable } from "./lib/report.ts";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const DURATION = Number(process.env.BENCH_DURATION ?? 6);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = 50;
 const body = JSON.stringify({ orders: [order("bench-1")] });
 
@@ -17,125 +23,156 @@ function rssMb(pid: number): number {
   return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
 }
 
-async function load(url: string, token: string | undefined, pid: number) {
+interface Target {
+  url: string;
+  token?: string;
+  pid: number;
+  stop(): Promise<void>;
+}
+
+interface Round {
+  rps: number;
+  p50: number;
+  p99: number;
+  peakRss: number;
+  non2xx: number;
+  total: number;
+}
+
+function fire(target: Target, duration: number) {
+  return autocannon({
+    url: `${target.url}/ingest/orders`,
+    method: "POST",
+    connections: CONNECTIONS,
+    duration,
+    body,
+    headers: {
+      "content-type": "application/json",
+      ...(target.token ? { authorization: `Bearer ${target.token}` } : {}),
+    },
+  });
+}
+
+async function load(target: Target): Promise<Round> {
   let peakRss = 0;
   const sampler = setInterval(() => {
-    peakRss = Math.max(peakRss, rssMb(pid));
+    peakRss = Math.max(peakRss, rssMb(target.pid));
   }, 200);
-  // Warm up (JIT, connection pools) before measuring.
-  await autocannon({
-    url: `${url}/ingest/orders`,
-    method: "POST",
-    connections: CONNECTIONS,
-    duration: 2,
-    body,
-    headers: headers(token),
-  });
-  const result = await autocannon({
-    url: `${url}/ingest/orders`,
-    method: "POST",
-    connections: CONNECTIONS,
-    duration: DURATION,
-    body,
-    headers: headers(token),
-  });
+  const result = await fire(target, DURATION);
   clearInterval(sampler);
-  const non2xx = result.non2xx + result.errors;
   return {
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
     peakRss,
-    non2xx,
+    non2xx: result.non2xx + result.errors,
     total: result.requests.total,
   };
 }
 
-function headers(token: string | undefined): Record<string, string> {
-  return { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) };
-}
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
 
 const dbOisr = await freshDatabase();
 const dbBase = await freshDatabase();
+const targets: Record<string, Target> = {};
+const stopAll = () => Promise.all(Object.values(targets).map((t) => t.stop()));
 
-/** Starts the API alone (its ingest limit out of the way) on dbOisr, loads it, stops it. */
-async function loadOisr(env: Record<string, string>, options: { nodeDefaults?: boolean } = {}) {
-  const server = await startOisr(
+/** The API alone (its ingest limit out of the way) on dbOisr. */
+async function oisr(env: Record<string, string>, options: { nodeDefaults?: boolean } = {}): Promise<Target> {
+  const s = await startOisr(
     dbOisr.url,
     { OISR_ROLE: "api", OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }), ...env },
     options,
   );
-  try {
-    return await load(server.url, server.token, server.child.pid as number);
-  } finally {
-    await server.stop();
-  }
+  return { url: s.url, token: s.token, pid: s.child.pid as number, stop: s.stop };
+}
+
+async function bare(env: Record<string, string>): Promise<Target> {
+  const s = await startProcess(`${ROOT}bench/baselines/bare-ingest.ts`, [], env, /API:\s+(\S+)/);
+  return { url: s.match[1] as string, pid: s.child.pid as number, stop: s.stop };
 }
 
 try {
-  const full = await loadOisr(profileEnv("ingest-ack"));
+  targets.full = await oisr(profileEnv("ingest-ack"));
   // The same server under Node's default heap sizing, to show what the deployed V8 option buys.
-  const defaults = await loadOisr({}, { nodeDefaults: true });
+  targets.defaults = await oisr({}, { nodeDefaults: true });
+  targets.bareInsert = await bare({ DATABASE_URL: dbBase.url, BASELINE_INSERT: "1" });
+  targets.bare = await bare({});
+  const names = Object.keys(targets);
+  // Warm up every server (JIT, connection pools, the tables' first pages) before measuring.
+  for (const name of names) await fire(targets[name] as Target, 3);
 
-  const script = `${ROOT}bench/baselines/bare-ingest.ts`;
-  const withInsert = await startProcess(
-    script,
-    [],
-    { DATABASE_URL: dbBase.url, BASELINE_INSERT: "1" },
-    /API:\s+(\S+)/,
-  );
-  const bareInsert = await load(withInsert.match[1] as string, undefined, withInsert.child.pid as number);
-  await withInsert.stop();
-  const noInsert = await startProcess(script, [], {}, /API:\s+(\S+)/);
-  const bare = await load(noInsert.match[1] as string, undefined, noInsert.child.pid as number);
-  await noInsert.stop();
+  const rounds: Record<string, Round[]> = Object.fromEntries(names.map((n) => [n, []]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const order = [...names.slice(r % names.length), ...names.slice(0, r % names.length)];
+    for (const name of order) rounds[name]?.push(await load(targets[name] as Target));
+  }
+  await stopAll();
+
+  const of = (name: string) => rounds[name] as Round[];
+  const med = (name: string, key: keyof Round) => median(of(name).map((x) => x[key]));
+  const peak = (name: string) => Math.max(...of(name).map((x) => x.peakRss));
+  const sum = (name: string, key: "non2xx" | "total") => of(name).reduce((a, x) => a + x[key], 0);
+  /** Per-round ratios of a to b, and their median. */
+  const paired = (a: string, b: string, key: "rps" | "peakRss" = "rps") => {
+    const each = of(a).map((x, i) => x[key] / ((of(b)[i] as Round)[key] || 1));
+    return { median: median(each), each: each.map((x) => x.toFixed(2)).join(", ") };
+  };
+  const vsInsert = paired("full", "bareInsert");
+  const vsBare = paired("full", "bare");
+  const vsDefaults = paired("defaults", "full");
 
   printTable(
-    `Ingest acknowledgment: POST /ingest/orders, one order, ${CONNECTIONS} connections, ${DURATION} s (PostgreSQL)`,
+    `Ingest acknowledgment: POST /ingest/orders, one order, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION} s (PostgreSQL)`,
     [
       {
-        figure: "OISR full stack, req/s",
-        value: fmt(full.rps),
-        baseline: `${fmt(bareInsert.rps)} (bare Express + INSERT)`,
-        ratio: ratio(full.rps, bareInsert.rps),
+        figure: "OISR full stack, req/s (median of rounds)",
+        value: fmt(med("full", "rps")),
+        baseline: `${fmt(med("bareInsert", "rps"))} (bare Express + INSERT)`,
+        ratio: `${vsInsert.median.toFixed(2)}× (rounds: ${vsInsert.each})`,
         goal: "≥ 1.00×",
       },
       {
         figure: "OISR vs bare Express without INSERT",
-        value: fmt(full.rps),
-        baseline: fmt(bare.rps),
-        ratio: ratio(full.rps, bare.rps),
+        value: fmt(med("full", "rps")),
+        baseline: fmt(med("bare", "rps")),
+        ratio: `${vsBare.median.toFixed(2)}×`,
         goal: "(context)",
       },
       {
-        figure: "OISR latency p50 / p99, ms",
-        value: `${full.p50} / ${full.p99}`,
-        baseline: `${bareInsert.p50} / ${bareInsert.p99}`,
+        figure: "OISR latency p50 / p99, ms (median of rounds)",
+        value: `${med("full", "p50")} / ${med("full", "p99")}`,
+        baseline: `${med("bareInsert", "p50")} / ${med("bareInsert", "p99")}`,
         goal: "",
       },
       {
         figure: "non-2xx or errors (OISR / baseline)",
-        value: `${full.non2xx} of ${full.total}`,
-        baseline: `${bareInsert.non2xx}`,
+        value: `${sum("full", "non2xx")} of ${sum("full", "total")}`,
+        baseline: `${sum("bareInsert", "non2xx")}`,
         goal: "0",
       },
       {
         figure: `OISR peak RSS under load, MB (node ${SERVER_NODE_OPTIONS}, as deployed)`,
-        value: fmt(full.peakRss),
-        baseline: `${fmt(bareInsert.peakRss)} (bare + INSERT)`,
-        ratio: ratio(full.peakRss, bareInsert.peakRss),
+        value: fmt(peak("full")),
+        baseline: `${fmt(peak("bareInsert"))} (bare + INSERT)`,
+        ratio: `${(peak("full") / peak("bareInsert")).toFixed(2)}×`,
         goal: "≤ 250 MB",
       },
       {
         figure: "same server with Node's default heap sizing: peak RSS, MB; req/s",
-        value: `${fmt(defaults.peakRss)}; ${fmt(defaults.rps)}`,
-        baseline: `${fmt(full.peakRss)}; ${fmt(full.rps)} (as deployed)`,
-        ratio: ratio(defaults.rps, full.rps),
+        value: `${fmt(peak("defaults"))}; ${fmt(med("defaults", "rps"))}`,
+        baseline: `${fmt(peak("full"))}; ${fmt(med("full", "rps"))} (as deployed)`,
+        ratio: `${vsDefaults.median.toFixed(2)}× (rounds: ${vsDefaults.each})`,
         goal: "(context)",
       },
     ],
   );
 } finally {
+  await stopAll();
   await dbOisr.drop();
   await dbBase.drop();
 }
