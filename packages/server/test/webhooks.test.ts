@@ -2,6 +2,7 @@
 // HTTP receiver on 127.0.0.1. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
+import { order } from "../src/test-fixtures.ts";
 import {
   freshDatabaseEnv,
   hasValidSignature,
@@ -63,19 +64,7 @@ type Client = Awaited<ReturnType<typeof account>>;
 
 let seq = 0;
 function orderBody(externalId: string) {
-  return {
-    orders: [
-      {
-        external_id: externalId,
-        source: "shopify",
-        currency: "EUR",
-        placed_at: "2025-03-01T10:00:00Z",
-        source_updated_at: "2025-03-01T10:00:00Z",
-        ship_to: { name: "Ada Lovelace", line1: "1 Main St", city: "Berlin", country: "DE" },
-        lines: [{ line_id: "1", sku: "SKU-1", quantity: 2, unit_price: "19.99" }],
-      },
-    ],
-  };
+  return { orders: [order(externalId)] };
 }
 function returnBody(externalId: string, orderId: string) {
   return {

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
 import { openServices, type Services } from "../services.ts";
+import { order } from "../test-fixtures.ts";
 import { freshDatabaseEnv } from "../webhooks/test-support.ts";
 import { applyStage, type StageOutcome } from "./apply.ts";
 import { createQueue } from "./queue.ts";
@@ -38,18 +39,6 @@ afterAll(async () => {
   await drop?.();
 });
 
-function order(externalId: string, extra: Record<string, unknown> = {}) {
-  return {
-    external_id: externalId,
-    source: "shopify",
-    currency: "EUR",
-    placed_at: "2025-03-01T10:00:00Z",
-    source_updated_at: "2025-03-01T10:00:00Z",
-    ship_to: { name: "Ada Lovelace", line1: "1 Main St", city: "Berlin", country: "DE" },
-    lines: [{ line_id: "1", sku: "SKU-1", quantity: 2, unit_price: "19.99" }],
-    ...extra,
-  };
-}
 const orders = (...list: unknown[]) => ({ kind: "orders", body: { orders: list } });
 const shipment = (externalId: string, orderId: string) => ({
   kind: "shipments",
