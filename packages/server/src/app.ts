@@ -6,10 +6,9 @@ import type { Logger } from "pino";
 import { pinoHttp } from "pino-http";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
-import { authMiddleware } from "./http/auth.ts";
+import { accessMiddleware } from "./http/access.ts";
 import type { Cursors } from "./http/cursor.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
-import { rateLimitMiddleware } from "./http/rate-limit.ts";
 import { traceMiddleware } from "./http/trace.ts";
 import { type Metrics, metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
 import { docsRoutes } from "./routes/docs.ts";
@@ -21,7 +20,6 @@ import { requestRoutes } from "./routes/requests.ts";
 import { returnRoutes } from "./routes/returns.ts";
 import type { OpenApiDocument } from "./spec.ts";
 import type { AccountStore } from "./store/accounts.ts";
-import type { RateLimitStore } from "./store/rate-limits.ts";
 import type { RequestStore } from "./store/requests.ts";
 import type { ResourceStore } from "./store/resources.ts";
 
@@ -31,7 +29,6 @@ export interface AppDeps {
   database: Database;
   spec: OpenApiDocument;
   accounts: AccountStore;
-  rateLimits: RateLimitStore;
   requests: RequestStore;
   resources: ResourceStore;
   metrics: Metrics;
@@ -88,16 +85,11 @@ export function createApp(deps: AppDeps): Express {
   });
 
   const v2 = Router();
-  v2.use(authMiddleware(deps.accounts));
+  v2.use(accessMiddleware(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope })));
   v2.use((_req, res, next) => {
     res.locals.cursors = deps.cursors;
     next();
   });
-  v2.use(
-    rateLimitMiddleware(deps.rateLimits, config.rateLimits, (scope) =>
-      deps.metrics.rateLimited.inc({ scope }),
-    ),
-  );
   v2.use(express.json({ limit: "5mb", strict: false, type: ["application/json", "application/*+json"] }));
   v2.use(
     OpenApiValidator.middleware({

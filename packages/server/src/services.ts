@@ -3,16 +3,17 @@ import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createMetrics } from "./metrics.ts";
 import { createAccountStore } from "./store/accounts.ts";
-import { createRateLimitStore } from "./store/rate-limits.ts";
 import { createRequestStore } from "./store/requests.ts";
 import { createResourceStore } from "./store/resources.ts";
 
-export async function openServices(config: Pick<Config, "databaseUrl" | "dataDir">) {
+/** `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's. */
+export async function openServices(
+  config: Pick<Config, "databaseUrl" | "dataDir"> & Partial<Pick<Config, "rateLimits">>,
+) {
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
   return {
     database,
-    accounts: createAccountStore(database),
-    rateLimits: createRateLimitStore(database),
+    accounts: createAccountStore(database, config.rateLimits),
     requests: createRequestStore(database),
     resources: createResourceStore(database),
     metrics: createMetrics(database),

@@ -1,9 +1,10 @@
 // Accounts and their API tokens. Tokens are stored only as SHA-256 hashes.
-import { hash, timingSafeEqual } from "node:crypto";
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { hash } from "node:crypto";
+import { DEFAULT_RATE_LIMITS, type RateLimitScope } from "@oisr/domain";
+import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { accounts, apiTokens } from "../db/schema.ts";
-import { createBatcher } from "./batcher.ts";
+import { type Access, createAuthorizer } from "./access.ts";
 import { newId, newToken } from "./ids.ts";
 
 export interface Account {
@@ -17,35 +18,14 @@ export function hashToken(token: string): string {
   return hash("sha256", token, "hex");
 }
 
-export function createAccountStore(database: Database) {
+export function createAccountStore(
+  database: Database,
+  rateLimits: Readonly<Record<string, number>> = DEFAULT_RATE_LIMITS,
+) {
   const { db } = database;
+  // Nothing is cached, so a revoked token is refused on its very next call.
+  const authorizeCall = createAuthorizer(database, rateLimits);
 
-  // Concurrent calls are authenticated with one query per batch (see store/batcher.ts). Nothing is
-  // cached, so a revoked token is refused on its very next call.
-  const lookup = createBatcher<string, Account | null>(
-    async (hashes) => {
-      const unique = [...new Set(hashes)];
-      // One array parameter (hex hashes need no escaping): one statement text for every batch size.
-      const rows = await database.rows<{
-        hash: string;
-        id: string;
-        name: string;
-        rate_limits: Record<string, number> | null;
-      }>(
-        sql`select t.token_hash as hash, a.id, a.name, a.rate_limits
-              from api_tokens t join accounts a on a.id = t.account_id
-             where t.token_hash = any(${`{${unique.join(",")}}`}::text[]) and t.revoked_at is null`,
-      );
-      const byHash = new Map(rows.map((r) => [r.hash, r]));
-      return hashes.map((hash) => {
-        const row = byHash.get(hash);
-        // The index lookup already matched; the constant-time compare guards against any collation surprise.
-        if (!row || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(hash))) return null;
-        return { id: row.id, name: row.name, rateLimits: row.rate_limits };
-      });
-    },
-    { maxItems: 1000, concurrency: 2 },
-  );
   return {
     async createAccount(name: string): Promise<{ account_id: string; name: string; token: string }> {
       const id = newId("acc");
@@ -83,9 +63,17 @@ export function createAccountStore(database: Database) {
       return updated.length > 0;
     },
 
+    /**
+     * The account a live token belongs to (null for unknown and revoked tokens) and, if the call
+     * counts toward any scope, its rate-limit decision; the call is counted only if allowed.
+     */
+    authorize(token: string, scopes: readonly RateLimitScope[], nowMs = Date.now()): Promise<Access> {
+      return authorizeCall({ hash: hashToken(token), scopes, nowMs });
+    },
+
     /** The account a live token belongs to, or null for unknown and revoked tokens. */
-    authenticate(token: string): Promise<Account | null> {
-      return lookup(hashToken(token));
+    async authenticate(token: string): Promise<Account | null> {
+      return (await authorizeCall({ hash: hashToken(token), scopes: [], nowMs: Date.now() })).account;
     },
   };
 }

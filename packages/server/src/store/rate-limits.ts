@@ -1,8 +1,7 @@
-// Rolling 60 s rate limits, counted in the database so every process on it shares them.
-// Concurrent calls are taken in groups: one SQL call per (account, scopes) per batch.
-import { sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
-import { createBatcher } from "./batcher.ts";
+// Rolling 60 s rate limits, counted in the database so every process on it shares them. Calls are
+// counted in groups (one account, one set of scopes) by oisr_rate_limit_take_many, which
+// oisr_authorize calls for every group of a batch (store/access.ts); this file turns a group's
+// counts into each call's decision.
 
 export interface RateDecision {
   allowed: boolean;
@@ -14,13 +13,8 @@ export interface RateDecision {
   reset: number;
 }
 
-interface Take {
-  accountId: string;
-  scopes: { scope: string; limit: number }[];
-  nowMs: number;
-}
-
-interface ScopeRow {
+/** One scope's row of oisr_rate_limit_take_many: the calls it let through, and the counts before them. */
+export interface ScopeRow {
   allowed: number;
   scope: string;
   lim: number;
@@ -50,55 +44,3 @@ export function decide(rows: ScopeRow[], i: number): RateDecision {
     reset: binding.reset,
   };
 }
-
-export function createRateLimitStore(database: Database) {
-  async function takeGroup(group: Take[]): Promise<RateDecision[]> {
-    const first = group[0] as Take;
-    // Array literals, one parameter each: scope names are fixed identifiers and limits integers.
-    const names = `{${first.scopes.map((s) => s.scope).join(",")}}`;
-    const limits = `{${first.scopes.map((s) => Math.trunc(s.limit)).join(",")}}`;
-    // The statement commits without waiting for its WAL flush (synchronous_commit off for this
-    // transaction only): counters are not data, and a database crash forgetting the last moment of
-    // counts lets a few extra calls through at worst. The ingest path then waits for one durable
-    // commit per call (its request row), not two. See docs/decisions/005.
-    const rows = await database.rows<ScopeRow>(
-      sql`select t.* from set_config('synchronous_commit', 'off', true) as local_setting,
-            oisr_rate_limit_take_many(${first.accountId}, ${names}::text[], ${limits}::int[], ${group.length}::int, ${first.nowMs}::bigint) as t`,
-    );
-    return group.map((_, i) => decide(rows, i));
-  }
-
-  const take = createBatcher<Take, RateDecision>(
-    async (items) => {
-      const groups = new Map<string, number[]>();
-      items.forEach((t, i) => {
-        const key = `${t.accountId}|${t.scopes.map((s) => `${s.scope}:${s.limit}`).join(",")}`;
-        groups.set(key, [...(groups.get(key) ?? []), i]);
-      });
-      const out: RateDecision[] = new Array(items.length);
-      await Promise.all(
-        [...groups.values()].map(async (indexes) => {
-          const decisions = await takeGroup(indexes.map((i) => items[i] as Take));
-          indexes.forEach((idx, j) => {
-            out[idx] = decisions[j] as RateDecision;
-          });
-        }),
-      );
-      return out;
-    },
-    { maxItems: 1000, concurrency: 2 },
-  );
-
-  return {
-    /** Counts one call against every scope, or against none if any scope is exhausted. */
-    take(
-      accountId: string,
-      scopes: { scope: string; limit: number }[],
-      nowMs = Date.now(),
-    ): Promise<RateDecision> {
-      return take({ accountId, scopes, nowMs });
-    },
-  };
-}
-
-export type RateLimitStore = ReturnType<typeof createRateLimitStore>;

@@ -1,0 +1,28 @@
+// Authentication and rate limiting of every /v2 call, decided together by one batched statement
+// (store/access.ts). An unauthenticated call counts toward no limit.
+import { scopesFor } from "@oisr/domain";
+import type { RequestHandler } from "express";
+import type { AccountStore } from "../store/accounts.ts";
+import { bearerToken, unauthorized } from "./auth.ts";
+import { rateLimited, setRateLimitHeaders } from "./rate-limit.ts";
+
+export function accessMiddleware(
+  accounts: AccountStore,
+  onRefused: (scope: string) => void = () => {},
+): RequestHandler {
+  return async (req, res, next) => {
+    const token = bearerToken(req.header("authorization"));
+    if (!token) throw unauthorized(false);
+    const { account, decision } = await accounts.authorize(token, scopesFor(req.method, req.path));
+    if (!account) throw unauthorized(true);
+    res.locals.account = account;
+    if (decision) {
+      setRateLimitHeaders(res, decision);
+      if (!decision.allowed) {
+        onRefused(decision.scope);
+        throw rateLimited(decision);
+      }
+    }
+    next();
+  };
+}
