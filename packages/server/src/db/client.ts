@@ -1,6 +1,5 @@
 // One database handle over either driver: postgres.js when DATABASE_URL is set, embedded PGlite
 // otherwise. Everything above this file sees the same drizzle `Db` and the same notify/listen.
-import { EventEmitter } from "node:events";
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
@@ -20,7 +19,10 @@ export interface Database {
   readonly driver: "postgres" | "pglite";
   /** Runs raw SQL and returns its rows, whichever driver is underneath. */
   rows<T>(query: SQL, executor?: Executor): Promise<T[]>;
-  /** Wakes listeners on every process sharing this database (LISTEN/NOTIFY; in-process on PGlite). */
+  /**
+   * Wakes listeners on every process sharing this database (LISTEN/NOTIFY). A `pg_notify` inside a
+   * statement does the same, sent when its transaction commits.
+   */
   notify(channel: string, payload?: string): Promise<void>;
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   ping(): Promise<void>;
@@ -103,22 +105,22 @@ async function openPglite(dataDir: string): Promise<Database> {
   const client: PGlite = await PGlite.create(dataDir, fresh ? { loadDataDir: await pgliteTemplate() } : {});
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder });
-  // PGlite lives in this process only, so an in-process signal is all LISTEN/NOTIFY needs to be.
-  const bus = new EventEmitter();
-  bus.setMaxListeners(0);
   return {
     db: db as unknown as Db,
     driver: "pglite",
     rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) =>
       rowsOf<T>(await executor.execute(query)),
     notify: async (channel, payload = "") => {
-      bus.emit(channel, payload);
+      await client.query("select pg_notify($1, $2)", [channel, payload]);
     },
     listen: async (channel, onNotify) => {
-      bus.on(channel, onNotify);
-      return async () => {
-        bus.off(channel, onNotify);
-      };
+      // PGlite writes the name into LISTEN unquoted, so it is case-folded there while pg_notify is
+      // not, and its unlisten folds a quoted name a second time and leaves the listener in place.
+      // Plain lowercase names mean the same thing on both drivers and in both calls.
+      if (!/^[a-z_][a-z0-9_]*$/.test(channel))
+        throw new Error(`channel must be a lowercase identifier: ${channel}`);
+      const unlisten = await client.listen(channel, onNotify);
+      return () => unlisten();
     },
     ping: async () => {
       await client.query("select 1");

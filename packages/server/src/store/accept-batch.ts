@@ -123,8 +123,5 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
     outcomes[i] =
       led.kind !== "key_reused" && sameBody ? { kind: "replayed", ack: led.ack } : { kind: "key_reused" };
   }
-  // PGlite's listeners live in this process and hear notify(), not the statement's pg_notify.
-  if (database.driver === "pglite" && outcomes.some((o) => o?.kind === "accepted"))
-    await database.notify("oisr_requests").catch(() => {});
   return outcomes as AcceptOutcome[];
 }
