@@ -1,5 +1,4 @@
 // createApp(deps): the whole HTTP surface, with every dependency injected.
-import cors from "cors";
 import express, { type Express, Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "pino";
@@ -7,6 +6,7 @@ import { pinoHttp } from "pino-http";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { accessMiddleware } from "./http/access.ts";
+import { corsMiddleware } from "./http/cors.ts";
 import type { Cursors } from "./http/cursor.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { traceMiddleware } from "./http/trace.ts";
@@ -59,27 +59,7 @@ export function createApp(deps: AppDeps): Express {
     );
   }
 
-  // Browsers may call the API directly (the SDK runs there); they need the rate-limit and trace
-  // headers exposed to pace themselves and report errors.
-  app.use(
-    "/v2",
-    cors({
-      exposedHeaders: [
-        "X-Trace-Id",
-        "X-RateLimit-Limit",
-        "X-RateLimit-Remaining",
-        "X-RateLimit-Reset",
-        "Retry-After",
-        "Location",
-        "Idempotent-Replayed",
-        "Date",
-      ],
-      maxAge: 600,
-    }),
-  );
-  app.use(healthRoutes(deps.database));
-  app.use(docsRoutes());
-  app.use(metricsRoutes(deps.metrics));
+  app.use("/v2", corsMiddleware);
   app.get("/v2/openapi.json", (_req, res) => {
     res.json(spec);
   });
@@ -113,6 +93,10 @@ export function createApp(deps: AppDeps): Express {
   v2.use(inventoryRoutes(deps.resources));
   for (const router of deps.extraRoutes ?? []) v2.use(router);
   app.use("/v2", v2);
+  // After /v2: the API's calls, the hot path, then meet no probe or docs routes on their way.
+  app.use(healthRoutes(deps.database));
+  app.use(docsRoutes());
+  app.use(metricsRoutes(deps.metrics));
 
   app.use(notFound);
   app.use(errorHandler(logger));
