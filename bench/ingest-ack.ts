@@ -2,19 +2,29 @@
 //   node bench/ingest-ack.ts        (PostgreSQL at DATABASE_URL or 127.0.0.1:5432)
 //   BENCH_PROFILE=/tmp/prof node bench/ingest-ack.ts   also prints where the server spent its CPU
 //
-// Every server is started and warmed first, then loaded in BENCH_ROUNDS interleaved rounds (each
-// round in a rotated order), so a machine that drifts during the run (this one moves by up to 2×
-// within a day) weighs on every side alike. Each ratio is the median of its per-round ratios:
-// both sides of a round ran seconds apart.
+// Every round starts each server afresh, warms it and loads it, in a rotated order, for
+// BENCH_ROUNDS rounds. Fresh processes average out what one process draws by chance (the same build
+// measured ±20 % from one process to the next here, from JIT and placement), and interleaving
+// makes a machine that drifts during the run (this one moves by up to 2× within a day) weigh on
+// every side alike. Each ratio is the median of its per-round ratios: both sides of a round ran
+// seconds apart.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
 import { order } from "./lib/fixtures.ts";
-import { freshDatabase, ROOT, SERVER_NODE_OPTIONS, startOisr, startProcess } from "./lib/processes.ts";
+import {
+  createAccount,
+  freshDatabase,
+  ROOT,
+  SERVER_NODE_OPTIONS,
+  startOisr,
+  startProcess,
+} from "./lib/processes.ts";
 import { PROFILE_DIR, profileEnv, summarizeProfiles } from "./lib/profile.ts";
 import { fmt, printBlock, printTable } from "./lib/report.ts";
 
-const DURATION = Number(process.env.BENCH_DURATION ?? 6);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const DURATION = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const WARMUP = 2;
 const CONNECTIONS = 50;
 const body = JSON.stringify({ orders: [order("bench-1")] });
 
@@ -78,15 +88,14 @@ const median = (xs: number[]) => {
 
 const dbOisr = await freshDatabase();
 const dbBase = await freshDatabase();
-const targets: Record<string, Target> = {};
-const stopAll = () => Promise.all(Object.values(targets).map((t) => t.stop()));
+const account = await createAccount(dbOisr.url);
 
 /** The API alone (its ingest limit out of the way) on dbOisr. */
 async function oisr(env: Record<string, string>, options: { nodeDefaults?: boolean } = {}): Promise<Target> {
   const s = await startOisr(
     dbOisr.url,
     { OISR_ROLE: "api", OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }), ...env },
-    options,
+    { ...options, account },
   );
   return { url: s.url, token: s.token, pid: s.child.pid as number, stop: s.stop };
 }
@@ -96,22 +105,30 @@ async function bare(env: Record<string, string>): Promise<Target> {
   return { url: s.match[1] as string, pid: s.child.pid as number, stop: s.stop };
 }
 
-try {
-  targets.full = await oisr(profileEnv("ingest-ack"));
+const starters: Record<string, () => Promise<Target>> = {
+  full: () => oisr(profileEnv("ingest-ack")),
   // The same server under Node's default heap sizing, to show what the deployed V8 option buys.
-  targets.defaults = await oisr({}, { nodeDefaults: true });
-  targets.bareInsert = await bare({ DATABASE_URL: dbBase.url, BASELINE_INSERT: "1" });
-  targets.bare = await bare({});
-  const names = Object.keys(targets);
-  // Warm up every server (JIT, connection pools, the tables' first pages) before measuring.
-  for (const name of names) await fire(targets[name] as Target, 3);
+  defaults: () => oisr({}, { nodeDefaults: true }),
+  bareInsert: () => bare({ DATABASE_URL: dbBase.url, BASELINE_INSERT: "1" }),
+  bare: () => bare({}),
+};
 
+try {
+  const names = Object.keys(starters);
   const rounds: Record<string, Round[]> = Object.fromEntries(names.map((n) => [n, []]));
   for (let r = 0; r < ROUNDS; r++) {
     const order = [...names.slice(r % names.length), ...names.slice(0, r % names.length)];
-    for (const name of order) rounds[name]?.push(await load(targets[name] as Target));
+    for (const name of order) {
+      const target = await (starters[name] as () => Promise<Target>)();
+      try {
+        // Warm up (JIT, connection pools) before measuring.
+        await fire(target, WARMUP);
+        rounds[name]?.push(await load(target));
+      } finally {
+        await target.stop();
+      }
+    }
   }
-  await stopAll();
 
   const of = (name: string) => rounds[name] as Round[];
   const med = (name: string, key: keyof Round) => median(of(name).map((x) => x[key]));
@@ -127,7 +144,7 @@ try {
   const vsDefaults = paired("defaults", "full");
 
   printTable(
-    `Ingest acknowledgment: POST /ingest/orders, one order, ${CONNECTIONS} connections, ${ROUNDS} interleaved rounds of ${DURATION} s (PostgreSQL)`,
+    `Ingest acknowledgment: POST /ingest/orders, one order, ${CONNECTIONS} connections, ${ROUNDS} rounds of fresh processes, ${DURATION} s each (PostgreSQL)`,
     [
       {
         figure: "OISR full stack, req/s (median of rounds)",
@@ -172,7 +189,6 @@ try {
     ],
   );
 } finally {
-  await stopAll();
   await dbOisr.drop();
   await dbBase.drop();
 }

@@ -93,13 +93,13 @@ function serverEnv(env: Record<string, string>, nodeDefaults = false): Record<st
   return { ...env, NODE_OPTIONS: options };
 }
 
-/** Starts `oisr-server serve` on PostgreSQL; returns its base URL and a token of a new account. */
+/** Starts `oisr-server serve` on PostgreSQL; returns its base URL and a token of a new account (or of `account`). */
 export async function startOisr(
   databaseUrl: string,
   env: Record<string, string> = {},
-  options: { nodeDefaults?: boolean } = {},
+  options: { nodeDefaults?: boolean; account?: { token: string; accountId: string } } = {},
 ) {
-  const created = await createAccount(databaseUrl);
+  const created = options.account ?? (await createAccount(databaseUrl));
   const server = await startProcess(
     SERVER_MAIN,
     ["serve"],
