@@ -25,6 +25,8 @@ export function createAccountStore(
   const { db } = database;
   // Nothing is cached, so a revoked token is refused on its very next call.
   const authorizeCall = createAuthorizer(database, rateLimits);
+  const authorize = (token: string, scopes: readonly RateLimitScope[], nowMs = Date.now()): Promise<Access> =>
+    authorizeCall({ hash: hashToken(token), scopes, nowMs });
 
   return {
     async createAccount(name: string): Promise<{ account_id: string; name: string; token: string }> {
@@ -67,13 +69,11 @@ export function createAccountStore(
      * The account a live token belongs to (null for unknown and revoked tokens) and, if the call
      * counts toward any scope, its rate-limit decision; the call is counted only if allowed.
      */
-    authorize(token: string, scopes: readonly RateLimitScope[], nowMs = Date.now()): Promise<Access> {
-      return authorizeCall({ hash: hashToken(token), scopes, nowMs });
-    },
+    authorize,
 
     /** The account a live token belongs to, or null for unknown and revoked tokens. */
     async authenticate(token: string): Promise<Account | null> {
-      return (await authorizeCall({ hash: hashToken(token), scopes: [], nowMs: Date.now() })).account;
+      return (await authorize(token, [])).account;
     },
   };
 }
