@@ -1,6 +1,7 @@
 // GET /metrics: Prometheus text with the HTTP, queue, processing and rate-limit series.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
+import { order } from "../src/test-fixtures.ts";
 
 let server: RunningServer;
 let token: string;
@@ -26,17 +27,8 @@ const call = (path: string, init: RequestInit = {}) =>
 
 describe("GET /metrics", () => {
   it("counts calls by route template, refusals by scope, and attempts by kind", async () => {
-    const order = {
-      external_id: "M-1",
-      source: "shop",
-      currency: "EUR",
-      placed_at: "2026-01-01T00:00:00Z",
-      source_updated_at: "2026-01-01T00:00:00Z",
-      ship_to: { name: "A", line1: "1 St", city: "Berlin", country: "DE" },
-      lines: [{ line_id: "1", sku: "S", quantity: 1, unit_price: "1.00" }],
-    };
     const ack = (await (
-      await call("/ingest/orders", { method: "POST", body: JSON.stringify({ orders: [order] }) })
+      await call("/ingest/orders", { method: "POST", body: JSON.stringify({ orders: [order("M-1")] }) })
     ).json()) as {
       request_id: string;
     };
