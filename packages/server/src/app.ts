@@ -11,6 +11,7 @@ import type { Cursors } from "./http/cursor.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
 import { traceMiddleware } from "./http/trace.ts";
 import { type Metrics, metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
+import type { RequestStore } from "./queue/index.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
@@ -20,7 +21,6 @@ import { requestRoutes } from "./routes/requests.ts";
 import { returnRoutes } from "./routes/returns.ts";
 import type { OpenApiDocument } from "./spec.ts";
 import type { AccountStore } from "./store/accounts.ts";
-import type { RequestStore } from "./store/requests.ts";
 import type { ResourceStore } from "./store/resources.ts";
 
 export interface AppDeps {

@@ -1,9 +1,17 @@
 // Prometheus metrics, one registry per server instance (tests run several in one process).
-import { sql } from "drizzle-orm";
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { Database } from "./db/client.ts";
+import type { QueueStats } from "./queue/index.ts";
 
-export function createMetrics(database: Database) {
+/** `stats` reads the queue's gauges (queue/maintenance.ts): a few rows per account, never the backlog. */
+export function createMetrics(stats: () => Promise<QueueStats>) {
+  // One read per scrape serves the three queue gauges.
+  let reading: Promise<QueueStats | undefined> | undefined;
+  const read = () => {
+    reading ??= stats()
+      .catch(() => undefined)
+      .finally(() => setTimeout(() => (reading = undefined), 100).unref());
+    return reading;
+  };
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "oisr_process_" });
   const registers = [registry];
@@ -47,21 +55,31 @@ export function createMetrics(database: Database) {
       labelNames: ["outcome"] as const,
       registers,
     }),
-    queueDepth: new Gauge({
-      name: "oisr_requests",
-      help: "Requests in the queue by status (pending, processing), read from the database at scrape time.",
-      labelNames: ["status"] as const,
+    queued: new Gauge({
+      name: "oisr_queue_requests",
+      help: "Requests queued (pending or processing), read from the database at scrape time.",
       registers,
       async collect() {
-        const rows = await database
-          .rows<{ status: string; n: number | string }>(
-            sql`select status, count(*) as n from requests where status in ('pending', 'processing') group by status`,
-          )
-          .catch(() => []);
-        this.reset();
-        for (const status of ["pending", "processing"]) {
-          this.set({ status }, Number(rows.find((r) => r.status === status)?.n ?? 0));
-        }
+        const s = await read();
+        if (s) this.set(s.queued);
+      },
+    }),
+    backlogged: new Gauge({
+      name: "oisr_queue_accounts",
+      help: "Accounts with at least one queued request, read from the database at scrape time.",
+      registers,
+      async collect() {
+        const s = await read();
+        if (s) this.set(s.backlogged);
+      },
+    }),
+    oldestAge: new Gauge({
+      name: "oisr_queue_oldest_age_seconds",
+      help: "Age of the oldest request at the head of an account's queue (the queue's lag), 0 when none.",
+      registers,
+      async collect() {
+        const s = await read();
+        if (s) this.set(s.oldestAgeSeconds);
       },
     }),
   };

@@ -2,8 +2,8 @@
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createMetrics } from "./metrics.ts";
+import { createRequestStore } from "./queue/index.ts";
 import { createAccountStore } from "./store/accounts.ts";
-import { createRequestStore } from "./store/requests.ts";
 import { createResourceStore } from "./store/resources.ts";
 
 /** `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's. */
@@ -11,12 +11,13 @@ export async function openServices(
   config: Pick<Config, "databaseUrl" | "dataDir"> & Partial<Pick<Config, "rateLimits">>,
 ) {
   const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const requests = createRequestStore(database);
   return {
     database,
     accounts: createAccountStore(database, config.rateLimits),
-    requests: createRequestStore(database),
+    requests,
     resources: createResourceStore(database),
-    metrics: createMetrics(database),
+    metrics: createMetrics(requests.stats),
   };
 }
 

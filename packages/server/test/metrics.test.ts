@@ -52,7 +52,9 @@ describe("GET /metrics", () => {
     );
     expect(text).toContain('oisr_rate_limit_refusals_total{scope="orders_read"} 1');
     expect(text).toContain('oisr_request_attempts_total{kind="orders",result="succeeded"} 1');
-    expect(text).toMatch(/oisr_requests\{status="pending"\} 0/);
+    expect(text).toMatch(/oisr_queue_requests 0/);
+    expect(text).toMatch(/oisr_queue_accounts 0/);
+    expect(text).toMatch(/oisr_queue_oldest_age_seconds 0/);
     expect(text).toContain("oisr_request_processing_seconds_bucket");
   });
 });

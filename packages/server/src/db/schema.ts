@@ -5,6 +5,7 @@ import { sql } from "drizzle-orm";
 import {
   bigint,
   bigserial,
+  check,
   index,
   integer,
   jsonb,
@@ -15,6 +16,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { OPEN_STATUSES, REQUEST_KINDS, REQUEST_STATUSES } from "../queue/statuses.ts";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
 
@@ -40,6 +42,9 @@ export const apiTokens = pgTable(
   (t) => [index("api_tokens_account_idx").on(t.accountId)],
 );
 
+const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
+
+/** The request queue's entries; every statement on this table lives in src/queue/. */
 export const requests = pgTable(
   "requests",
   {
@@ -58,10 +63,9 @@ export const requests = pgTable(
     acceptedAt: ts("accepted_at").notNull().defaultNow(),
     startedAt: ts("started_at"),
     completedAt: ts("completed_at"),
+    /** Attempts started; counted when an attempt starts, so a worker dying in one has used it. */
     attempts: integer("attempts").notNull().default(0),
     nextAttemptAt: ts("next_attempt_at").notNull().defaultNow(),
-    leaseOwner: text("lease_owner"),
-    leaseUntil: ts("lease_until"),
     result: jsonb("result"),
     errors: jsonb("errors"),
     error: jsonb("error"),
@@ -70,9 +74,37 @@ export const requests = pgTable(
     primaryKey({ columns: [t.accountId, t.id] }),
     uniqueIndex("requests_seq_idx").on(t.seq),
     index("requests_account_seq_idx").on(t.accountId, t.seq),
-    index("requests_queue_idx").on(t.seq).where(sql`status in ('pending', 'processing')`),
+    // An account's open requests in FIFO order: the head is the first entry.
+    index("requests_open_idx")
+      .on(t.accountId, t.seq)
+      .where(sql`status in (${sqlList(OPEN_STATUSES)})`),
     index("requests_accepted_idx").on(t.acceptedAt),
+    check("requests_status_check", sql`status in (${sqlList(REQUEST_STATUSES)})`),
+    check("requests_kind_check", sql`kind in (${sqlList(REQUEST_KINDS)})`),
   ],
+);
+
+/**
+ * One row per account that has ever queued a request: how many of its requests are open, when it
+ * next needs a worker, and which worker holds it. Workers claim accounts here, so a claim reads
+ * O(accounts due) rows whatever the backlog (decision 009).
+ */
+export const requestQueues = pgTable(
+  "request_queues",
+  {
+    accountId: text("account_id").primaryKey(),
+    /** Requests pending or processing; kept by the statements that accept and finish requests. */
+    openCount: integer("open_count").notNull().default(0),
+    /**
+     * When the account next needs a worker: null with nothing open; now for work waiting; the head's
+     * retry time during a backoff; the lease's end while a worker holds it (a worker that dies is
+     * replaced then).
+     */
+    dueAt: ts("due_at"),
+    leaseOwner: text("lease_owner"),
+    leaseUntil: ts("lease_until"),
+  },
+  (t) => [index("request_queues_due_idx").on(t.dueAt).where(sql`due_at is not null`)],
 );
 
 export const idempotencyKeys = pgTable(

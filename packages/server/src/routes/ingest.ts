@@ -4,7 +4,7 @@ import { itemCount, unstorableStringPointer } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { HttpProblem } from "../http/problem.ts";
-import type { RequestKind, RequestStore } from "../store/requests.ts";
+import type { RequestKind, RequestStore } from "../queue/index.ts";
 import type { ResourceStore } from "../store/resources.ts";
 
 /** A server return id: such a path can be checked at once; an RMA may name a return still queued. */

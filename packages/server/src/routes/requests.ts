@@ -3,7 +3,7 @@ import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { cursorsOf } from "../http/cursor.ts";
 import { HttpProblem } from "../http/problem.ts";
-import { type RequestStore, toRequestRecord } from "../store/requests.ts";
+import { type RequestStore, toRequestRecord } from "../queue/index.ts";
 import { limitOf, stringFilters } from "./pages.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;

@@ -5,8 +5,8 @@
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
+import { iso } from "../queue/index.ts";
 import { newId } from "../store/ids.ts";
-import { iso } from "../store/requests.ts";
 import { type DisablePolicy, nextAttemptDelay, shouldDisable } from "./retry-policy.ts";
 import { type DeliveryRow, dropPendingDeliveries, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
 

@@ -4,8 +4,8 @@ import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
+import { iso } from "../queue/index.ts";
 import { newId } from "../store/ids.ts";
-import { iso } from "../store/requests.ts";
 import { generateSecret } from "./signing.ts";
 
 export const WEBHOOK_EVENT_TYPES = [

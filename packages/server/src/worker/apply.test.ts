@@ -1,20 +1,25 @@
-// Stages of the apply path (decision 007) against a real database: PGlite, or PostgreSQL when
-// DATABASE_URL is set. Requests are queued with plain INSERTs, as the ingest path stores them.
-import { randomUUID } from "node:crypto";
+// Stages of the apply path (decisions 007 and 009) against a real database: PGlite, or PostgreSQL
+// when DATABASE_URL is set. Requests are queued through the request store, as the ingest path does.
+import { hash, randomUUID } from "node:crypto";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
+import {
+  createWorkerQueue,
+  type RequestKind,
+  type StageLimits,
+  type StartedRequest,
+} from "../queue/index.ts";
 import { openServices, type Services } from "../services.ts";
 import { order } from "../test-fixtures.ts";
 import { freshDatabaseEnv } from "../webhooks/test-support.ts";
 import { applyStage, type StageOutcome } from "./apply.ts";
-import { createQueue } from "./queue.ts";
 import { startWorker } from "./worker.ts";
 
 let services: Services;
 let drop: () => Promise<void>;
-const config = { applyLockTimeoutMs: 10_000, maxAttempts: 5 };
+const config = { applyLockTimeoutMs: 10_000 };
 
 beforeAll(async () => {
   const db = await freshDatabaseEnv();
@@ -70,12 +75,20 @@ async function account(): Promise<string> {
 async function enqueue(accountId: string, ...requests: { kind: string; body: unknown }[]): Promise<string[]> {
   const ids: string[] = [];
   for (const r of requests) {
-    const id = randomUUID();
-    const items = Object.values(r.body as Record<string, unknown[]>)[0]?.length ?? 0;
-    await services.database.rows(sql`
-      insert into requests (account_id, id, kind, status, trace_id, body, item_count)
-      values (${accountId}, ${id}, ${r.kind}, 'pending', ${`t-${id}`}, ${JSON.stringify(r.body)}::jsonb, ${items})`);
-    ids.push(id);
+    const bodyJson = JSON.stringify(r.body);
+    const outcome = await services.requests.accept({
+      accountId,
+      kind: r.kind as RequestKind,
+      endpoint: `POST /ingest/${r.kind}`,
+      params: null,
+      bodyJson,
+      bodyHash: hash("sha256", bodyJson, "hex"),
+      itemCount: Object.values(r.body as Record<string, unknown[]>)[0]?.length ?? 0,
+      idempotencyKey: null,
+      traceId: randomUUID().replaceAll("-", ""),
+    });
+    if (outcome.kind !== "accepted") throw new Error("not accepted");
+    ids.push(outcome.ack.request_id);
   }
   return ids;
 }
@@ -99,10 +112,43 @@ async function storedOrders(accountId: string) {
       from orders where account_id = ${accountId} order by feed_seq`);
 }
 
-async function claimOne(queue: ReturnType<typeof createQueue>, accountId: string) {
-  const claimed = (await queue.claim(100, 30_000)).find((c) => c.accountId === accountId);
-  if (!claimed) throw new Error("nothing claimed");
-  return claimed;
+const LIMITS: StageLimits = { maxRequests: 8, maxItems: 100 };
+
+/** A worker's queue that has leased the account. */
+async function leased(accountId: string, workerId = `w-${randomUUID()}`) {
+  const queue = createWorkerQueue(services.database, workerId, 30_000);
+  // Only this test's account: other accounts' leftovers stay where they are.
+  await services.database.rows(
+    sql`update request_queues set lease_owner = ${workerId}, lease_until = now() + interval '30 seconds'
+         where account_id = ${accountId}`,
+  );
+  return queue;
+}
+
+async function start(
+  queue: ReturnType<typeof createWorkerQueue>,
+  accountId: string,
+  options: Partial<{ afterSeq: number; first: boolean; maxAttempts: number; limits: StageLimits }> = {},
+): Promise<StartedRequest[]> {
+  const maxAttempts = options.maxAttempts ?? 5;
+  const started = await queue.startStage(accountId, options.afterSeq ?? 0, {
+    first: options.first ?? true,
+    group: maxAttempts >= 2,
+    maxAttempts,
+    limits: options.limits ?? LIMITS,
+  });
+  return started.kind === "started" ? started.members : [];
+}
+
+async function queueRow(accountId: string) {
+  const [row] = await services.database.rows<{
+    open_count: number;
+    lease_owner: string | null;
+    due: boolean | null;
+  }>(
+    sql`select open_count, lease_owner, due_at <= now() as due from request_queues where account_id = ${accountId}`,
+  );
+  return row;
 }
 
 describe("apply stages", () => {
@@ -116,12 +162,9 @@ describe("apply stages", () => {
       orders(order("B")),
       shipment("S-A", "A"),
     );
-    const queue = createQueue(services.database, "w1");
-    const claimed = await claimOne(queue, acct);
-    const outcome = await applyStage(services, queue, acct, { head: claimed }, config, {
-      maxRequests: 8,
-      maxItems: 100,
-    });
+    const queue = await leased(acct);
+    const members = await start(queue, acct);
+    const outcome = await applyStage(services, queue, acct, { members }, config);
     expect(outcome.kind === "applied" && outcome.members.map((m) => m.outcome)).toEqual([
       "succeeded",
       "failed",
@@ -144,69 +187,80 @@ describe("apply stages", () => {
       { external_id: "A", feed_seq: 1, shipped: 1 },
       { external_id: "B", feed_seq: 2, shipped: 0 },
     ]);
+    expect((await queueRow(acct))?.open_count).toBe(0);
   });
 
-  it("takes no more than its limits, and only never-attempted requests", async () => {
+  it("sizes a stage by requests and items, and groups only never-attempted requests", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")), orders(order("B")), orders(order("C")));
-    const queue = createQueue(services.database, "w1");
-    const claimed = await claimOne(queue, acct);
-    await applyStage(services, queue, acct, { head: claimed }, config, { maxRequests: 2, maxItems: 100 });
-    expect((await records(ids)).map((r) => r.status)).toEqual(["succeeded", "succeeded", "pending"]);
-
+    const ids = await enqueue(acct, orders(order("A")), orders(order("B"), order("C")), orders(order("D")));
+    const queue = await leased(acct);
+    // Two items at most: A (1) and B+C (2) would be 3.
+    expect((await start(queue, acct, { limits: { maxRequests: 10, maxItems: 2 } })).map((m) => m.id)).toEqual(
+      [ids[0]],
+    );
+    // The first request goes whatever its size.
+    expect(
+      (
+        await start(queue, acct, { afterSeq: await seqOf(ids[0]), limits: { maxRequests: 10, maxItems: 1 } })
+      ).map((m) => m.id),
+    ).toEqual([ids[1]]);
+    // A request on a later attempt goes alone, and a pipelined stage does not take it at all.
     const acct2 = await account();
     const ids2 = await enqueue(acct2, orders(order("A")), orders(order("B")));
-    const claimed2 = await claimOne(queue, acct2);
-    // A request on a later attempt goes alone.
-    await applyStage(services, queue, acct2, { head: { ...claimed2, attempts: 2 } }, config);
-    expect((await records(ids2)).map((r) => r.status)).toEqual(["succeeded", "pending"]);
-    // And so does everything when only one attempt is allowed.
-    const ids3 = await enqueue(acct2, orders(order("C")));
-    const claimed3 = await claimOne(queue, acct2);
-    await applyStage(services, queue, acct2, { head: claimed3 }, { ...config, maxAttempts: 1 });
-    expect((await records([...ids2, ...ids3])).map((r) => r.status)).toEqual([
-      "succeeded",
-      "succeeded",
-      "pending",
-    ]);
+    await services.database.rows(
+      sql`update requests set status = 'processing', attempts = 1 where id = ${ids2[0]}`,
+    );
+    const queue2 = await leased(acct2);
+    expect(await start(queue2, acct2, { first: false })).toEqual([]);
+    expect((await start(queue2, acct2)).map((m) => [m.id, m.attempts])).toEqual([[ids2[0], 2]]);
+    // With one attempt allowed, nobody is grouped.
+    const acct3 = await account();
+    const ids3 = await enqueue(acct3, orders(order("A")), orders(order("B")));
+    const queue3 = await leased(acct3);
+    expect((await start(queue3, acct3, { maxAttempts: 1 })).map((m) => m.id)).toEqual([ids3[0]]);
   });
 
   it("a worker that lost its lease applies nothing, neither the head nor the requests behind it", async () => {
     const acct = await account();
     const ids = await enqueue(acct, orders(order("A")), orders(order("B")));
-    const queue = createQueue(services.database, "w1");
-    const claimed = await claimOne(queue, acct);
-    // Its lease ran out and another worker took the request.
-    await services.database.rows(sql`update requests set lease_owner = 'w2' where id = ${claimed.id}`);
-    const outcome = await applyStage(services, queue, acct, { head: claimed }, config);
+    const queue = await leased(acct);
+    const members = await start(queue, acct);
+    // Its lease ran out and another worker took the account.
+    await services.database.rows(
+      sql`update request_queues set lease_owner = 'w2' where account_id = ${acct}`,
+    );
+    const outcome = await applyStage(services, queue, acct, { members }, config);
     expect(outcome).toEqual({ kind: "lease_lost" });
     expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([
       ["processing", 1],
-      ["pending", 0],
+      ["processing", 1],
     ]);
     expect(await storedOrders(acct)).toEqual([]);
+    // Nor can it start another stage or hand the account back.
+    expect(
+      await queue.startStage(acct, 0, { first: true, group: true, maxAttempts: 5, limits: LIMITS }),
+    ).toEqual({
+      kind: "none",
+      leased: false,
+    });
+    expect(await queue.release(acct)).toBe(false);
+    expect((await queueRow(acct))?.lease_owner).toBe("w2");
   });
 
   it("the next stage reads through the changes of the stage before, and writes only after it committed", async () => {
     const acct = await account();
     const ids = await enqueue(acct, orders(order("A")), shipment("S-A", "A"), orders(order("B")));
-    const queue = createQueue(services.database, "w1");
-    const claimed = await claimOne(queue, acct);
+    const queue = await leased(acct);
+    const members = await start(queue, acct, { limits: { maxRequests: 1, maxItems: 100 } });
     let second: Promise<StageOutcome> | undefined;
     let commitFirst!: (ok: boolean) => void;
     const committed = new Promise<boolean>((r) => {
       commitFirst = r;
     });
-    const limits = { maxRequests: 1, maxItems: 100 };
-    const first = await applyStage(services, queue, acct, { head: claimed }, config, limits, {
+    const first = await applyStage(services, queue, acct, { members }, config, {
       onReady: ({ lastSeq, changes }) => {
-        second = applyStage(
-          services,
-          queue,
-          acct,
-          { afterSeq: lastSeq, previous: { changes, committed } },
-          config,
-          { maxRequests: 2, maxItems: 100 },
+        second = start(queue, acct, { afterSeq: lastSeq, first: false }).then((next) =>
+          applyStage(services, queue, acct, { members: next, previous: { changes, committed } }, config),
         );
       },
     });
@@ -222,19 +276,17 @@ describe("apply stages", () => {
     ]);
   });
 
-  it("a stage behind one that did not commit rolls back without using an attempt", async () => {
+  it("a stage behind one that did not commit rolls back, and unstarting it gives its attempt back", async () => {
     const acct = await account();
     const ids = await enqueue(acct, orders(order("A")), orders(order("B")));
-    const queue = createQueue(services.database, "w1");
-    const [headSeq] = await services.database.rows<{ seq: string }>(
-      sql`select seq from requests where id = ${ids[0]}`,
-    );
+    const queue = await leased(acct);
+    const members = await start(queue, acct, { first: false });
     const outcome = await applyStage(
       services,
       queue,
       acct,
       {
-        afterSeq: Number(headSeq?.seq),
+        members,
         previous: {
           changes: { orders: [], returns: [], shipments: [], inventory: [] },
           committed: Promise.resolve(false),
@@ -243,20 +295,55 @@ describe("apply stages", () => {
       config,
     );
     expect(outcome).toEqual({ kind: "abandoned" });
+    await queue.unstart(
+      acct,
+      members.map((m) => m.id),
+    );
     expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([
       ["pending", 0],
       ["pending", 0],
     ]);
     expect(await storedOrders(acct)).toEqual([]);
   });
+
+  it("hands an account back due now while it has open requests, at the head's retry time in a backoff, and idle when empty", async () => {
+    const acct = await account();
+    const ids = await enqueue(acct, orders(order("A")));
+    const queue = await leased(acct);
+    expect(await queue.release(acct)).toBe(true);
+    expect(await queueRow(acct)).toEqual({ open_count: 1, lease_owner: null, due: true });
+
+    await leased(acct, queue.workerId);
+    const [member] = await start(queue, acct);
+    await queue.settleFailed(acct, [{ id: member?.id as string, dead: false, delayMs: 60_000 }], {
+      code: "processing_failed",
+      message: "x",
+    });
+    expect(await queue.release(acct)).toBe(false);
+    expect(await queueRow(acct)).toEqual({ open_count: 1, lease_owner: null, due: false });
+
+    await leased(acct, queue.workerId);
+    await queue.settleFailed(acct, [{ id: ids[0] as string, dead: true, delayMs: 0 }], {
+      code: "processing_failed",
+      message: "x",
+    });
+    expect(await queue.release(acct)).toBe(false);
+    expect(await queueRow(acct)).toEqual({ open_count: 0, lease_owner: null, due: null });
+    expect((await records(ids)).map((r) => r.status)).toEqual(["dead"]);
+  });
 });
 
-async function runWorker(ids: string[], groupLimits?: { maxRequests: number; maxItems: number }) {
+async function seqOf(id: string | undefined): Promise<number> {
+  const [row] = await services.database.rows<{ seq: string }>(sql`select seq from requests where id = ${id}`);
+  return Number(row?.seq);
+}
+
+async function runWorker(ids: string[], stageLimits?: StageLimits) {
   const worker = await startWorker({
     config: loadConfig({ OISR_MAX_ATTEMPTS: "3", OISR_RETRY_BASE_MS: "10", OISR_DATA_DIR: "memory://" }),
     logger: pino({ level: "silent" }),
     services,
-    groupLimits,
+    stageLimits,
   });
   try {
     const deadline = Date.now() + 20_000;
@@ -294,5 +381,37 @@ describe("worker: transient failures", () => {
       ["succeeded", 1],
     ]);
     expect((await storedOrders(acct)).map((o) => o.external_id)).toEqual(["A", "C"]);
+  });
+});
+
+describe("worker: a worker that dies holding a request", () => {
+  it("has used that attempt: after the last one the request is dead, never applied again, and the next one goes on", async () => {
+    const acct = await account();
+    const ids = await enqueue(acct, orders(order("P")), orders(order("Q")));
+    // Three workers (OISR_MAX_ATTEMPTS=3) each start P and die before applying it; the first had Q with it.
+    for (let i = 0; i < 3; i++) await start(await leased(acct), acct);
+    expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([
+      ["processing", 3],
+      ["processing", 1],
+    ]);
+    // The last one's lease runs out.
+    await services.database.rows(
+      sql`update request_queues set lease_until = now() - interval '1 second', due_at = now() - interval '1 second'
+           where account_id = ${acct}`,
+    );
+    await runWorker(ids);
+    const recs = await services.database.rows<{
+      status: string;
+      attempts: number;
+      error: { code: string; message: string } | null;
+    }>(sql`select status, attempts, error from requests where account_id = ${acct} order by seq`);
+    expect(recs.map((r) => [r.status, r.attempts])).toEqual([
+      ["dead", 3],
+      ["succeeded", 2],
+    ]);
+    expect(recs[0]?.error?.code).toBe("processing_failed");
+    expect(recs[0]?.error?.message).toMatch(/stopped during its last attempt/);
+    expect((await storedOrders(acct)).map((o) => o.external_id)).toEqual(["Q"]);
+    expect(await queueRow(acct)).toEqual({ open_count: 0, lease_owner: null, due: null });
   });
 });

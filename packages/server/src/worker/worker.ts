@@ -1,188 +1,252 @@
-// The worker role: claims queued requests, applies each in one transaction, retries transient
-// failures with backoff inside `processing`, buries them as `dead` after the last attempt.
+// The worker role: leases accounts with due work, applies their requests in stages (one
+// transaction each, pipelined on PostgreSQL), retries transient failures with backoff inside
+// `processing`, buries them as `dead` after the last attempt (decision 009).
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import type { Changes } from "@oisr/domain";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
+import { createWorkerQueue, type StageLimits, type StartedRequest } from "../queue/index.ts";
 import type { Services } from "../services.ts";
-import {
-  applyStage,
-  DEFAULT_GROUP_LIMITS,
-  type GroupLimits,
-  type StageHooks,
-  type StageInput,
-} from "./apply.ts";
+import { applyStage, type StageInput } from "./apply.ts";
 import { backoffMs } from "./backoff.ts";
-import { type ClaimedRequest, createQueue, type GroupMember } from "./queue.ts";
 
 export interface Worker {
   stop(): Promise<void>;
 }
 
+/**
+ * A stage takes requests until it holds about this many items: one-order requests apply about a
+ * thousand to a transaction, a 1,000-order request goes alone. Measured in decision 009.
+ */
+export const DEFAULT_STAGE_LIMITS: StageLimits = { maxRequests: 1000, maxItems: 1000 };
+
 /** How often a worker deletes requests past retention and idempotency keys past 24 h. */
 const PURGE_EVERY_MS = 10 * 60_000;
 
 /**
- * How long one claim keeps starting stages for its account before the worker returns to claiming.
- * A pipeline ending hands the account back to whichever worker claims it next, so with several
- * worker processes the busy accounts spread over them instead of staying with the first claimer.
+ * How long one lease keeps starting stages for its account before the worker hands it back. With
+ * several worker processes the busy accounts then spread over them instead of staying with the
+ * first claimer; an account that becomes due meanwhile ends every pipeline at once (fairness).
  */
-const PIPELINE_BUDGET_MS = 2000;
-const MAX_STAGES_PER_CLAIM = 64;
+const LEASE_BUDGET_MS = 2000;
+const MAX_STAGES_PER_LEASE = 64;
 
 /** Longest sleep between queue checks when nothing wakes the worker (a missed notification, a lease expiring). */
 const MAX_IDLE_MS = 1000;
+
+const TRANSIENT = {
+  code: "processing_failed",
+  message: "Processing could not complete; nothing was applied. Resubmitting is safe.",
+};
+const WORKER_LOST = {
+  code: "processing_failed",
+  message:
+    "Processing could not complete: the worker applying this request stopped during its last attempt. Nothing was applied.",
+};
 
 export async function startWorker(deps: {
   config: Config;
   logger: Logger;
   services: Services;
-  /** Tests and benchmarks only; decision 007 explains the defaults. */
-  groupLimits?: GroupLimits;
+  /** Tests and benchmarks only. */
+  stageLimits?: StageLimits;
 }): Promise<Worker> {
   const { config, services } = deps;
   const workerId = `${hostname()}:${process.pid}:${randomBytes(3).toString("hex")}`;
   const logger = deps.logger.child({ worker: workerId });
-  const queue = createQueue(services.database, workerId);
+  const queue = createWorkerQueue(services.database, workerId, config.leaseMs);
+  const { metrics } = services;
   const inFlight = new Set<Promise<void>>();
   let running = true;
   let wake: (() => void) | undefined;
   // A kick that comes while the loop is busy claiming is remembered, so no wake-up is lost.
   let kicked = false;
+  // An idle account became due while every slot was busy: pipelines end after their current stage.
+  let contended = false;
   const kick = () => {
     if (wake) wake();
     else kicked = true;
   };
 
-  const unlisten = await services.database.listen("oisr_requests", kick);
+  // An empty payload: an accepted request made an idle account due. Otherwise a worker handed
+  // back an account that still has work.
+  const unlisten = await services.database.listen("oisr_requests", (payload) => {
+    if (payload === "" && inFlight.size >= config.workerConcurrency) contended = true;
+    kick();
+  });
 
-  const pipelining = services.database.driver === "postgres" && config.maxAttempts >= 2;
-  const limits = deps.groupLimits ?? DEFAULT_GROUP_LIMITS;
-  const error = {
-    code: "processing_failed",
-    message: "Processing could not complete; nothing was applied. Resubmitting is safe.",
-  };
+  const group = config.maxAttempts >= 2;
+  const pipelining = services.database.driver === "postgres" && group;
+  const limits = deps.stageLimits ?? DEFAULT_STAGE_LIMITS;
 
-  /**
-   * Applies the claimed request, then keeps going with the requests queued behind it in its
-   * account, one stage (transaction) at a time, the next stage preparing while the previous one
-   * commits (apply.ts). Returns once every stage it started has ended.
-   */
-  async function processOne(claimed: ClaimedRequest): Promise<void> {
-    const stages: Promise<void>[] = [];
-    let taken = 0;
-    const until = performance.now() + PIPELINE_BUDGET_MS;
-    const start = (input: StageInput) => {
-      let committed!: (ok: boolean) => void;
-      const done = new Promise<boolean>((resolve) => {
-        committed = resolve;
-      });
-      stages.push(
-        runStage(claimed, input, {
-          onReady: (ready) => {
-            taken += 1;
-            if (pipelining && running && taken < MAX_STAGES_PER_CLAIM && performance.now() < until)
-              start({ afterSeq: ready.lastSeq, previous: { changes: ready.changes, committed: done } });
-          },
-          // The next stage may write as soon as this one committed, before its logging.
-          onSettled: committed,
-        }).then(committed),
-      );
-    };
-    start({ head: claimed });
-    // The list grows while earlier stages run.
-    for (let i = 0; i < stages.length; i++) await stages[i];
+  /** Stages for one leased account until its queue is empty, the lease's budget is spent or a stage fails. */
+  async function runAccount(accountId: string): Promise<void> {
+    const until = performance.now() + LEASE_BUDGET_MS;
+    let stages = 0;
+    const keepGoing = () =>
+      running && !contended && stages < MAX_STAGES_PER_LEASE && performance.now() < until;
+    try {
+      let more = true;
+      while (more && keepGoing()) more = await runChain(accountId, () => (stages += 1), keepGoing);
+    } catch (err) {
+      logger.warn({ err, accountId }, "stage could not start; database unavailable?");
+    }
+    const dueNow = await queue.release(accountId).catch(() => false);
+    // The account still has work: a worker with a free slot (here or in another process) takes it.
+    if (dueNow) void services.database.notify("oisr_requests", workerId).catch(() => {});
   }
 
-  /** One stage; resolves to whether it committed. */
+  /**
+   * One chain of stages from the account's first open request: each next stage starts while the
+   * one before writes and commits (PostgreSQL). Resolves to whether its last stage committed, so
+   * the account may have more.
+   */
+  async function runChain(
+    accountId: string,
+    counted: () => void,
+    keepGoing: () => boolean,
+  ): Promise<boolean> {
+    const ends: Promise<boolean>[] = [];
+    let startFailure: unknown;
+    const launch = (afterSeq: number, previous?: StageInput["previous"]) => {
+      let settled!: (committed: boolean) => void;
+      const committed = new Promise<boolean>((resolve) => {
+        settled = resolve;
+      });
+      const stage = async (): Promise<boolean> => {
+        const start = await queue.startStage(accountId, afterSeq, {
+          first: previous === undefined,
+          group,
+          maxAttempts: config.maxAttempts,
+          limits,
+        });
+        if (start.kind === "exhausted") {
+          await queue.settleFailed(
+            accountId,
+            [{ id: start.request.id, dead: true, delayMs: 0 }],
+            WORKER_LOST,
+          );
+          metrics.attempts.inc({ kind: start.request.kind, result: "dead" });
+          logger.warn(
+            { requestId: start.request.id, traceId: start.request.traceId },
+            "request dead: its worker stopped in its last attempt",
+          );
+          return true;
+        }
+        if (start.kind !== "started") return false;
+        counted();
+        return runStage(
+          accountId,
+          { members: start.members, previous },
+          (ready) => {
+            if (pipelining && keepGoing()) launch(ready.lastSeq, { changes: ready.changes, committed });
+          },
+          settled,
+        );
+      };
+      ends.push(
+        stage().then(
+          (ok) => {
+            settled(ok);
+            return ok;
+          },
+          (err: unknown) => {
+            startFailure = err;
+            settled(false);
+            return false;
+          },
+        ),
+      );
+    };
+    launch(0);
+    let last = false;
+    // The list grows while earlier stages run.
+    for (let i = 0; i < ends.length; i++) last = await (ends[i] as Promise<boolean>);
+    if (startFailure) throw startFailure;
+    return last;
+  }
+
+  /** One started stage; resolves to whether it committed. Transient failures are settled here. */
   async function runStage(
-    claimed: ClaimedRequest,
+    accountId: string,
     input: StageInput,
-    hooks: Pick<StageHooks, "onReady" | "onSettled">,
+    onReady: (ready: { lastSeq: number; changes: Changes }) => void,
+    onSettled: (committed: boolean) => void,
   ): Promise<boolean> {
     const started = performance.now();
-    const { metrics } = services;
-    let locked: GroupMember[] = [];
+    const { members } = input;
     try {
-      const outcome = await applyStage(services, queue, claimed.accountId, input, config, limits, {
-        ...hooks,
-        onLocked: (members) => {
-          locked = members;
-        },
-      });
-      if (outcome.kind !== "applied") {
-        if (outcome.kind === "lease_lost") {
-          metrics.attempts.inc({ kind: claimed.kind, result: "lease_lost" });
-          logger.info(
-            {
-              requestId: claimed.id,
-              traceId: claimed.traceId,
-              outcome: "lease_lost",
-              ms: Math.round(performance.now() - started),
-            },
-            "request processed",
-          );
-        }
+      const outcome = await applyStage(services, queue, accountId, input, config, { onReady, onSettled });
+      if (outcome.kind === "abandoned") {
+        await queue.unstart(
+          accountId,
+          members.map((m) => m.id),
+        );
         return false;
       }
-      const groupMs = performance.now() - started;
-      const size = outcome.members.length;
-      // Each request of a stage is charged an equal share of the transaction's time.
-      const ms = Math.round(groupMs / size);
-      for (const m of outcome.members) {
-        metrics.processingDuration.observe({ kind: m.kind, outcome: m.outcome }, groupMs / 1000 / size);
-        metrics.attempts.inc({ kind: m.kind, result: m.outcome });
+      if (outcome.kind === "lease_lost") {
+        for (const m of members) metrics.attempts.inc({ kind: m.kind, result: "lease_lost" });
         logger.info(
-          {
-            requestId: m.id,
-            traceId: m.traceId,
-            attempt: m.id === claimed.id ? claimed.attempts : 1,
-            kind: m.kind,
-            outcome: m.outcome,
-            ms,
-            groupSize: size,
-            groupMs: Math.round(groupMs),
-          },
-          "request processed",
+          { accountId, requestIds: members.map((m) => m.id), outcome: "lease_lost" },
+          "stage abandoned",
         );
+        return false;
       }
+      logApplied(outcome.members, performance.now() - started);
       return true;
     } catch (err) {
-      const headed = "head" in input;
-      let next: "retry" | "dead" | "lease" = "retry";
-      if (headed) {
-        next = await queue
-          .retryOrBury(claimed, config.maxAttempts, backoffMs(claimed.attempts, config.retryBaseMs), error)
-          .catch(() => "lease" as const);
-        metrics.attempts.inc({ kind: claimed.kind, result: next });
-      }
-      // Every other request the failed transaction held used its (first) attempt too.
-      const others = locked.filter((m) => !(headed && m.id === claimed.id));
-      await queue
-        .followersAttempted(
-          claimed.accountId,
-          others.map((m) => m.id),
-          backoffMs(1, config.retryBaseMs),
-          error,
-        )
-        .catch(() => {});
-      for (const m of others) metrics.attempts.inc({ kind: m.kind, result: "retry" });
+      await settleTransient(accountId, members, err).catch((e: unknown) =>
+        logger.warn({ err: e, accountId }, "could not record a failed attempt; the lease will run out"),
+      );
       metrics.processingDuration.observe(
-        { kind: claimed.kind, outcome: "error" },
+        { kind: (members[0] as StartedRequest).kind, outcome: "error" },
         (performance.now() - started) / 1000,
       );
+      return false;
+    }
+  }
+
+  async function settleTransient(accountId: string, members: StartedRequest[], err: unknown): Promise<void> {
+    const settled = members.map((m) => ({
+      id: m.id,
+      dead: m.attempts >= config.maxAttempts,
+      delayMs: backoffMs(m.attempts, config.retryBaseMs),
+    }));
+    await queue.settleFailed(accountId, settled, TRANSIENT);
+    members.forEach((m, i) => {
+      const next = settled[i]?.dead ? "dead" : "retry";
+      metrics.attempts.inc({ kind: m.kind, result: next });
       logger.warn(
-        {
-          err,
-          requestId: headed ? claimed.id : others[0]?.id,
-          traceId: headed ? claimed.traceId : others[0]?.traceId,
-          attempt: headed ? claimed.attempts : 1,
-          next,
-          groupSize: locked.length,
-        },
+        { err, requestId: m.id, traceId: m.traceId, attempt: m.attempts, next, groupSize: members.length },
         "request attempt failed",
       );
-      return false;
+    });
+  }
+
+  function logApplied(
+    members: (StartedRequest & { outcome: "succeeded" | "failed" })[],
+    groupMs: number,
+  ): void {
+    const size = members.length;
+    // Each request of a stage is charged an equal share of the transaction's time.
+    const ms = Math.round(groupMs / size);
+    for (const m of members) {
+      metrics.processingDuration.observe({ kind: m.kind, outcome: m.outcome }, groupMs / 1000 / size);
+      metrics.attempts.inc({ kind: m.kind, result: m.outcome });
+      logger.info(
+        {
+          requestId: m.id,
+          traceId: m.traceId,
+          attempt: m.attempts,
+          kind: m.kind,
+          outcome: m.outcome,
+          ms,
+          groupSize: size,
+          groupMs: Math.round(groupMs),
+        },
+        "request processed",
+      );
     }
   }
 
@@ -190,19 +254,19 @@ export async function startWorker(deps: {
     while (running) {
       kicked = false;
       const free = config.workerConcurrency - inFlight.size;
-      let claimed: ClaimedRequest[] = [];
+      let claimed: string[] = [];
       if (free > 0) {
+        contended = false;
         try {
-          claimed = await queue.claim(free, config.leaseMs);
+          claimed = await queue.claim(free);
         } catch (err) {
           logger.warn({ err }, "claim failed; database unavailable?");
         }
       }
-      for (const c of claimed) {
-        const p = processOne(c).finally(() => {
+      for (const accountId of claimed) {
+        const p = runAccount(accountId).finally(() => {
           inFlight.delete(p);
-          // The account's next request may be claimable now, here or in another worker process.
-          void services.database.notify("oisr_requests").catch(() => {});
+          kick();
         });
         inFlight.add(p);
       }

@@ -1,10 +1,35 @@
 // One transaction for a batch of accepted ingest calls: idempotency keys claimed, replayed or
-// refused, then every new request row inserted with a single statement that also wakes the
-// workers. A batch without idempotency keys is that one statement alone, atomic by itself.
+// refused, then every new request row inserted and counted into its account's queue with a single
+// statement that also wakes the workers (transitions.ts). A batch without idempotency keys is that
+// one statement alone, atomic by itself.
 import { sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
-import { newRequestId } from "./ids.ts";
-import { type AcceptOutcome, IDEMPOTENCY_WINDOW, type IngestAck, type NewRequest } from "./requests.ts";
+import { newRequestId } from "../store/ids.ts";
+import { IDEMPOTENCY_WINDOW } from "./maintenance.ts";
+import type { RequestKind } from "./statuses.ts";
+import { insertPending } from "./transitions.ts";
+
+export interface IngestAck {
+  message: string;
+  request_id: string;
+  trace_id: string;
+}
+
+export interface NewRequest {
+  accountId: string;
+  kind: RequestKind;
+  /** "POST /ingest/…" as called: the idempotency scope. */
+  endpoint: string;
+  params: Record<string, string> | null;
+  /** The body as received, serialised once: hashed for idempotency and stored as is. */
+  bodyJson: string;
+  bodyHash: string;
+  itemCount: number;
+  idempotencyKey: string | null;
+  traceId: string;
+}
+
+export type AcceptOutcome = { kind: "accepted" | "replayed"; ack: IngestAck } | { kind: "key_reused" };
 
 // \u0001 joins the parts: none can contain it (all printable), and PostgreSQL text cannot hold \u0000.
 const keyOf = (r: NewRequest) => `${r.accountId}\u0001${r.endpoint}\u0001${r.idempotencyKey}`;
@@ -102,15 +127,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
         });
         return `${head.slice(0, -1)},"b":${r.bodyJson}}`;
       });
-      // NOTIFY is sent when the statement's transaction commits: workers wake for committed rows only.
-      await database.rows(
-        sql`with inserted as (
-              insert into requests (account_id, id, kind, status, trace_id, idempotency_key, params, body, item_count)
-              select x.a, x.i, x.k, 'pending', x.t, x.ik, x.p, x.b, x.n from jsonb_to_recordset(${`[${rows.join(",")}]`}::jsonb)
-                as x(a text, i uuid, k text, t text, ik text, p jsonb, b jsonb, n int))
-            select pg_notify('oisr_requests', '')`,
-        tx,
-      );
+      await insertPending(database, `[${rows.join(",")}]`, tx);
       for (const i of fresh) outcomes[i] = { kind: "accepted", ack: acks[i] as IngestAck };
     }
   };

@@ -1,0 +1,83 @@
+// The request queue: every statement on the `requests` and `request_queues` tables lives in this
+// folder (decision 009). The API side accepts and reads records; the worker side leases accounts,
+// starts, finishes and settles stages.
+import type { Database } from "../db/client.ts";
+import { isDatabaseUnavailable } from "../db/errors.ts";
+import { createBatcher } from "../store/batcher.ts";
+import { type AcceptOutcome, acceptBatch, type NewRequest } from "./accept.ts";
+import { lockMembers } from "./bodies.ts";
+import { createLeases } from "./leases.ts";
+import { createMaintenance } from "./maintenance.ts";
+import { createRecordReader } from "./records.ts";
+import { createTransitions } from "./transitions.ts";
+
+export type { AcceptOutcome, IngestAck, NewRequest } from "./accept.ts";
+export type { QueueStats } from "./maintenance.ts";
+export { iso, type RequestRow, toRequestRecord } from "./records.ts";
+export * from "./statuses.ts";
+export {
+  LeaseLost,
+  type Outcome,
+  type StageLimits,
+  type StageStart,
+  type StartedRequest,
+} from "./transitions.ts";
+
+/** What the API and the CLI need: accept calls, read records, retention, gauges. */
+export function createRequestStore(database: Database) {
+  const batched = createBatcher<NewRequest, AcceptOutcome | { kind: "error"; error: unknown }>(
+    async (items) => {
+      try {
+        return await acceptBatch(database, items);
+      } catch (err) {
+        // A call the database refuses (not merely unreachable) must not fail the calls it was
+        // batched with: retry each alone, so only the offending one gets the error.
+        if (items.length === 1 || isDatabaseUnavailable(err)) throw err;
+        return Promise.all(
+          items.map((item) =>
+            acceptBatch(database, [item]).then(
+              (r) => r[0] as AcceptOutcome,
+              (error: unknown) => ({ kind: "error" as const, error }),
+            ),
+          ),
+        );
+      }
+    },
+    {
+      maxItems: 500,
+      // Keep one statement's payload moderate: a batch of 1000-order bodies is split by size.
+      maxWeight: 16 * 1024 * 1024,
+      weight: (item) => item.bodyJson.length,
+      concurrency: 2,
+    },
+  );
+
+  return {
+    /**
+     * Stores the call durably (with its idempotency record) and answers how to reply. Concurrent
+     * calls share one transaction (group commit, store/batcher.ts).
+     */
+    async accept(item: NewRequest): Promise<AcceptOutcome> {
+      const outcome = await batched(item);
+      if (outcome.kind === "error") throw outcome.error;
+      return outcome;
+    },
+    ...createRecordReader(database),
+    ...createMaintenance(database),
+  };
+}
+
+export type RequestStore = ReturnType<typeof createRequestStore>;
+
+/** What a worker needs: its leases on accounts and the stage transitions, fenced on them. */
+export function createWorkerQueue(database: Database, workerId: string, leaseMs: number) {
+  return {
+    workerId,
+    ...createLeases(database, workerId, leaseMs),
+    ...createTransitions(database, workerId, leaseMs),
+    lockMembers: (tx: Parameters<typeof lockMembers>[1], accountId: string, ids: string[]) =>
+      lockMembers(database, tx, accountId, ids),
+  };
+}
+
+export type WorkerQueue = ReturnType<typeof createWorkerQueue>;

@@ -1,0 +1,61 @@
+// Workers lease accounts, not requests: an account's requests apply one stage at a time in FIFO
+// order, so one lease per account is all the fencing they need. request_queues has one row per
+// account, and `due_at` says when the account next needs a worker, so claiming reads the due rows
+// of one index in order: O(accounts claimed), whatever the backlog (decision 009).
+import { sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { isOpen, millis } from "./sql.ts";
+
+export function createLeases(database: Database, workerId: string, leaseMs: number) {
+  const lease = millis(leaseMs);
+  return {
+    /**
+     * Leases up to `limit` accounts with due work, longest waiting first. While leased, an
+     * account's `due_at` is the lease's end: if its worker dies, the account is due again then.
+     */
+    async claim(limit: number): Promise<string[]> {
+      if (limit <= 0) return [];
+      const rows = await database.rows<{ account_id: string }>(
+        sql`update request_queues q
+               set lease_owner = ${workerId}, lease_until = now() + ${lease}, due_at = now() + ${lease}
+              from (select account_id from request_queues
+                     where due_at <= now()
+                     order by due_at
+                     limit ${limit}
+                     for update skip locked) picked
+             where q.account_id = picked.account_id
+            returning q.account_id`,
+      );
+      return rows.map((r) => r.account_id);
+    },
+
+    /**
+     * Hands the account back. It is due again at once if it has open requests (the head's retry
+     * time if the head waits out a backoff), else it rests until a request is accepted. The open
+     * count is read from the row itself, so a request accepted meanwhile is never missed.
+     * Resolves to whether the account is due now (another worker should be woken).
+     */
+    async release(accountId: string): Promise<boolean> {
+      const rows = await database.rows<{ due_now: boolean | null }>(
+        sql`update request_queues q
+               set lease_owner = null, lease_until = null,
+                   due_at = case when q.open_count > 0 then greatest(now(), coalesce(
+                     (select r.next_attempt_at from requests r
+                       where r.account_id = q.account_id and ${isOpen} order by r.seq limit 1), now())) end
+             where q.account_id = ${accountId} and q.lease_owner = ${workerId}
+            returning q.due_at <= now() as due_now`,
+      );
+      return rows[0]?.due_now === true;
+    },
+
+    /** Time until the next account is due (a retry, a lease running out), or null. */
+    async nextDueInMs(): Promise<number | null> {
+      const [row] = await database.rows<{ ms: number | string | null }>(
+        sql`select extract(epoch from (min(due_at) - now())) * 1000 as ms from request_queues where due_at > now()`,
+      );
+      return row?.ms == null ? null : Math.max(1, Number(row.ms));
+    },
+  };
+}
+
+export type Leases = ReturnType<typeof createLeases>;

@@ -1,0 +1,69 @@
+// Reading request records: what GET /requests and GET /requests/{id} show.
+import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { requests } from "../db/schema.ts";
+
+// Everything the record shows, not the body: a 1000-order body is ~700 kB that every poll of
+// GET /requests/{id} would otherwise read and parse for nothing.
+const { body: _body, ...recordColumns } = getTableColumns(requests);
+export type RequestRow = Omit<typeof requests.$inferSelect, "body">;
+
+/** The record GET /requests/{id} returns. */
+export function toRequestRecord(row: RequestRow) {
+  return {
+    request_id: row.id,
+    kind: row.kind,
+    status: row.status,
+    trace_id: row.traceId,
+    idempotency_key: row.idempotencyKey,
+    item_count: row.itemCount,
+    accepted_at: iso(row.acceptedAt),
+    started_at: row.startedAt ? iso(row.startedAt) : null,
+    completed_at: row.completedAt ? iso(row.completedAt) : null,
+    attempts: row.attempts,
+    result: row.status === "succeeded" ? (row.result ?? null) : null,
+    errors: row.status === "failed" ? ((row.errors as unknown[]) ?? []) : [],
+    error: row.status === "dead" ? (row.error ?? null) : null,
+  };
+}
+
+/** PostgreSQL renders timestamptz as "2026-01-01 10:00:00.123+00"; the API speaks RFC 3339. */
+export function iso(value: string): string {
+  return new Date(value).toISOString();
+}
+
+export function createRecordReader(database: Database) {
+  const { db } = database;
+  // The polling path: one prepared statement (drizzle sends unnamed queries unprepared).
+  const getRecord = db
+    .select(recordColumns)
+    .from(requests)
+    .where(and(eq(requests.accountId, sql.placeholder("accountId")), eq(requests.id, sql.placeholder("id"))))
+    .prepare("oisr_request_get");
+
+  return {
+    async get(accountId: string, id: string): Promise<RequestRow | undefined> {
+      const rows = await getRecord.execute({ accountId, id });
+      return rows[0];
+    },
+
+    /** Newest first, keyset on the acceptance sequence. */
+    async list(
+      accountId: string,
+      filter: { status?: string; kind?: string },
+      beforeSeq: number | null,
+      limit: number,
+    ): Promise<RequestRow[]> {
+      const conditions = [eq(requests.accountId, accountId)];
+      if (filter.status) conditions.push(eq(requests.status, filter.status));
+      if (filter.kind) conditions.push(eq(requests.kind, filter.kind));
+      if (beforeSeq !== null) conditions.push(lt(requests.seq, beforeSeq));
+      return db
+        .select(recordColumns)
+        .from(requests)
+        .where(and(...conditions))
+        .orderBy(desc(requests.seq))
+        .limit(limit);
+    },
+  };
+}

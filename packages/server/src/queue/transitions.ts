@@ -1,0 +1,240 @@
+// Every statement that writes a request's status, and with it the account's open count
+// (request_queues.open_count), in the same statement or transaction:
+//   accepted → pending (insertPending) → processing (startStage) → succeeded | failed (finishStage)
+//   processing → processing, later (settleFailed: a retry) | dead (settleFailed: attempts used up)
+//   processing → pending (unstart: a stage that never ran because the one before it rolled back)
+// Statements that act for a worker are fenced on its lease of the account (request_queues.lease_owner):
+// a worker whose lease another worker has taken changes nothing.
+import { sql } from "drizzle-orm";
+import type { Database, Executor, Tx } from "../db/client.ts";
+import { isOpen, millis } from "./sql.ts";
+import type { RequestKind } from "./statuses.ts";
+
+/** A request a stage started: its attempt is counted (and durable) before anything is applied. */
+export interface StartedRequest {
+  id: string;
+  seq: number;
+  kind: RequestKind;
+  traceId: string;
+  itemCount: number;
+  /** Including the one just started. */
+  attempts: number;
+}
+
+export type StageStart =
+  /** Nothing open after the given position, or the lease is gone. */
+  | { kind: "none"; leased: boolean }
+  /** The first open request cannot start now: its retry is not due, or (pipelined) it was attempted before. */
+  | { kind: "waiting" }
+  /** The first open request has used every attempt (a worker died in its last one): bury it. */
+  | { kind: "exhausted"; request: StartedRequest }
+  | { kind: "started"; members: StartedRequest[] };
+
+export interface StageLimits {
+  /** Requests in one stage at most. */
+  maxRequests: number;
+  /** Items in one stage at most (the first request goes whatever its size). */
+  maxItems: number;
+}
+
+export type Outcome = { id: string } & (
+  | { status: "succeeded"; result: unknown }
+  | { status: "failed"; errors: unknown[] }
+);
+
+export class LeaseLost extends Error {
+  constructor() {
+    super("the worker's lease on the account was taken over");
+  }
+}
+
+/**
+ * Inserts accepted requests as `pending` and counts them into their accounts' queues in one
+ * statement. An account that had nothing open becomes due now, and only then are the workers
+ * woken (NOTIFY, sent at commit): an account a worker already holds is read by its pipeline.
+ * Accounts are locked in one order, so concurrent batches cannot deadlock on them.
+ */
+export async function insertPending(
+  database: Database,
+  rowsJson: string,
+  executor?: Executor,
+): Promise<void> {
+  await database.rows(
+    sql`with inserted as (
+            insert into requests (account_id, id, kind, status, trace_id, idempotency_key, params, body, item_count)
+            select x.a, x.i, x.k, 'pending', x.t, x.ik, x.p, x.b, x.n from jsonb_to_recordset(${rowsJson}::jsonb)
+              as x(a text, i uuid, k text, t text, ik text, p jsonb, b jsonb, n int)
+            returning account_id),
+          queued as (
+            insert into request_queues as q (account_id, open_count, due_at)
+            select account_id, count(*), now() from inserted group by account_id order by account_id
+            on conflict (account_id) do update
+               set open_count = q.open_count + excluded.open_count, due_at = coalesce(q.due_at, excluded.due_at)
+            returning q.due_at = now() as woke)
+          select pg_notify('oisr_requests', '') from queued where woke limit 1`,
+    executor,
+  );
+}
+
+export function createTransitions(database: Database, workerId: string, leaseMs: number) {
+  const lease = millis(leaseMs);
+  return {
+    /**
+     * Starts the next stage of an account this worker holds: the first open request after
+     * `afterSeq` and, when it is on its first attempt, the never-attempted requests right behind
+     * it, within `limits`. Marks them `processing` and counts their attempt in its own statement,
+     * committed before they are applied, so a worker that dies applying them has used that attempt
+     * (a poison request cannot crash workers forever). Extends the lease. Nothing is locked: the
+     * apply transaction locks the members (`lockMembers`).
+     */
+    async startStage(
+      accountId: string,
+      afterSeq: number,
+      options: { first: boolean; group: boolean; maxAttempts: number; limits: StageLimits },
+    ): Promise<StageStart> {
+      const { limits } = options;
+      const rows = await database.rows<{
+        id: string | null;
+        seq: string | number;
+        kind: RequestKind;
+        trace_id: string;
+        item_count: number;
+        attempts: number;
+        due: boolean;
+        started: boolean;
+        leased: boolean;
+      }>(
+        sql`with fence as (
+              update request_queues set lease_until = now() + ${lease}, due_at = now() + ${lease}
+               where account_id = ${accountId} and lease_owner = ${workerId}
+              returning account_id),
+            candidates as (
+              select id, seq, kind, trace_id, item_count, attempts, next_attempt_at <= now() as due
+                from requests
+               where account_id = ${accountId} and ${isOpen} and seq > ${afterSeq}
+               order by seq
+               limit ${limits.maxRequests}),
+            ranked as (
+              select c.*, row_number() over w as n, sum(item_count) over w as items,
+                     bool_and(attempts = 0) over w as fresh
+                from candidates c
+              window w as (order by seq)),
+            run as (
+              select id from ranked
+               where exists (select 1 from fence)
+                 and ((n = 1 and due and attempts < ${options.maxAttempts} and (${options.first} or attempts = 0))
+                   or (n > 1 and ${options.group} and fresh and items <= ${limits.maxItems}))),
+            started as (
+              update requests r set status = 'processing', attempts = r.attempts + 1,
+                     started_at = coalesce(r.started_at, now())
+                from run where r.account_id = ${accountId} and r.id = run.id
+              returning r.id, r.attempts)
+            select k.id, k.seq, k.kind, k.trace_id, k.item_count, coalesce(s.attempts, k.attempts) as attempts,
+                   k.due, s.id is not null as started, exists (select 1 from fence) as leased
+              from ranked k left join started s on s.id = k.id
+             where k.n = 1 or s.id is not null
+            union all
+            select null, 0, null, null, 0, 0, false, false, exists (select 1 from fence)
+             where not exists (select 1 from ranked)
+             order by seq`,
+      );
+      const members: StartedRequest[] = rows
+        .filter((r) => r.id !== null)
+        .map((r) => ({
+          id: r.id as string,
+          seq: Number(r.seq),
+          kind: r.kind,
+          traceId: r.trace_id,
+          itemCount: r.item_count,
+          attempts: r.attempts,
+        }));
+      const first = rows[0];
+      if (!first || first.id === null || !first.leased)
+        return { kind: "none", leased: Boolean(first?.leased) };
+      if (first.started) return { kind: "started", members: members.filter((_, i) => rows[i]?.started) };
+      const head = members[0] as StartedRequest;
+      if (options.first && first.due && head.attempts >= options.maxAttempts)
+        return { kind: "exhausted", request: head };
+      return { kind: "waiting" };
+    },
+
+    /**
+     * Records the outcome of every request of an apply transaction, as its last statement, and
+     * takes them out of the account's open count. Fenced: if another worker has taken the account
+     * over, nothing is recorded and the transaction must roll back (`LeaseLost`).
+     */
+    async finishStage(tx: Tx, accountId: string, outcomes: Outcome[]): Promise<void> {
+      const rows = outcomes.map((o) =>
+        o.status === "succeeded"
+          ? { id: o.id, status: o.status, result: o.result, errors: null }
+          : { id: o.id, status: o.status, result: null, errors: o.errors },
+      );
+      const updated = await database.rows<{ id: string }>(
+        sql`with fence as (
+              update request_queues set open_count = open_count - ${rows.length},
+                     lease_until = now() + ${lease}, due_at = now() + ${lease}
+               where account_id = ${accountId} and lease_owner = ${workerId}
+              returning account_id)
+            update requests r
+               set status = u.status, completed_at = now(), result = u.result, errors = u.errors
+              from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(id uuid, status text, result jsonb, errors jsonb)
+             where r.account_id = ${accountId} and r.id = u.id and r.status = 'processing'
+               and exists (select 1 from fence)
+            returning r.id`,
+        tx,
+      );
+      if (updated.length !== rows.length) throw new LeaseLost();
+    },
+
+    /**
+     * After a transient failure (the apply transaction rolled back, or the worker died in the
+     * request's last attempt): each request either waits `delayMs` to retry, still `processing`,
+     * or, with its attempts used up, is `dead`. Fenced like the others.
+     */
+    async settleFailed(
+      accountId: string,
+      settled: { id: string; dead: boolean; delayMs: number }[],
+      error: { code: string; message: string },
+    ): Promise<void> {
+      if (settled.length === 0) return;
+      const dead = settled.filter((s) => s.dead).length;
+      await database.db.transaction(async (tx) => {
+        const held = await database.rows(
+          sql`update request_queues set open_count = open_count - ${dead}
+               where account_id = ${accountId} and lease_owner = ${workerId} returning account_id`,
+          tx,
+        );
+        if (held.length === 0) throw new LeaseLost();
+        const updated = await database.rows(
+          sql`update requests r
+                 set status = case when u.dead then 'dead' else 'processing' end,
+                     completed_at = case when u.dead then now() end,
+                     next_attempt_at = now() + make_interval(secs => u.delay_ms / 1000.0),
+                     error = ${JSON.stringify(error)}::jsonb
+                from jsonb_to_recordset(${JSON.stringify(settled.map((s) => ({ id: s.id, dead: s.dead, delay_ms: s.delayMs })))}::jsonb)
+                  as u(id uuid, dead boolean, delay_ms int)
+               where r.account_id = ${accountId} and r.id = u.id and r.status = 'processing'
+              returning r.id`,
+          tx,
+        );
+        if (updated.length !== settled.length) throw new Error("settled requests were not all processing");
+      });
+    },
+
+    /**
+     * A pipelined stage that never ran (the stage before it rolled back): its requests were on
+     * their first attempt and go back to `pending` with that attempt uncounted.
+     */
+    async unstart(accountId: string, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await database.rows(
+        sql`update requests set status = 'pending', attempts = 0, started_at = null
+             where account_id = ${accountId} and ${isOpen} and attempts = 1
+               and id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)
+               and exists (select 1 from request_queues q where q.account_id = ${accountId} and q.lease_owner = ${workerId})`,
+      );
+    },
+  };
+}
+
+export type Transitions = ReturnType<typeof createTransitions>;
