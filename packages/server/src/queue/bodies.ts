@@ -14,25 +14,28 @@ export interface StoredCall {
  * Locks the stage's requests (in queue order) and reads their bodies. They were started by this
  * worker and are still `processing`; if one is not, another worker took the account over and
  * finished it, and this stage must not apply anything.
+ *
+ * An account's open requests are the last ones it accepted (requests finish in FIFO order), and a
+ * stage is a run of them, so its members are exactly the account's processing requests in their
+ * seq range: one index range scan, whatever the table's statistics say. (Matching ids against a
+ * JSON list was planned as a nested loop over a one-row estimate and took 0.6-1.5 s for 1,000.)
  */
 export async function lockMembers(
   database: Database,
   tx: Tx,
   accountId: string,
-  ids: string[],
+  members: { id: string; seq: number }[],
 ): Promise<StoredCall[]> {
+  const first = members[0];
+  const last = members[members.length - 1];
+  if (!first || !last) return [];
   const rows = await database.rows<StoredCall>(
     sql`select id, kind, params, body from requests
-         where account_id = ${accountId} and status = 'processing'
-           and id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)
+         where account_id = ${accountId} and seq between ${first.seq} and ${last.seq} and status = 'processing'
          order by seq
          for update`,
     tx,
   );
-  const byId = new Map(rows.map((r) => [r.id, r]));
-  return ids.map((id) => {
-    const row = byId.get(id);
-    if (!row) throw new LeaseLost();
-    return row;
-  });
+  if (rows.length !== members.length || rows.some((r, i) => r.id !== members[i]?.id)) throw new LeaseLost();
+  return rows;
 }

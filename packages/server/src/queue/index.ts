@@ -75,8 +75,11 @@ export function createWorkerQueue(database: Database, workerId: string, leaseMs:
     workerId,
     ...createLeases(database, workerId, leaseMs),
     ...createTransitions(database, workerId, leaseMs),
-    lockMembers: (tx: Parameters<typeof lockMembers>[1], accountId: string, ids: string[]) =>
-      lockMembers(database, tx, accountId, ids),
+    lockMembers: (
+      tx: Parameters<typeof lockMembers>[1],
+      accountId: string,
+      members: Parameters<typeof lockMembers>[3],
+    ) => lockMembers(database, tx, accountId, members),
   };
 }
 

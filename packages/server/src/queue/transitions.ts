@@ -23,7 +23,7 @@ export interface StartedRequest {
 
 export type StageStart =
   /** Nothing open after the given position, or the lease is gone. */
-  | { kind: "none"; leased: boolean }
+  | { kind: "none" }
   /** The first open request cannot start now: its retry is not due, or (pipelined) it was attempted before. */
   | { kind: "waiting" }
   /** The first open request has used every attempt (a worker died in its last one): bury it. */
@@ -94,7 +94,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
     ): Promise<StageStart> {
       const { limits } = options;
       const rows = await database.rows<{
-        id: string | null;
+        id: string;
         seq: string | number;
         kind: RequestKind;
         trace_id: string;
@@ -128,31 +128,31 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
               update requests r set status = 'processing', attempts = r.attempts + 1,
                      started_at = coalesce(r.started_at, now())
                 from run where r.account_id = ${accountId} and r.id = run.id
-              returning r.id, r.attempts)
-            select k.id, k.seq, k.kind, k.trace_id, k.item_count, coalesce(s.attempts, k.attempts) as attempts,
-                   k.due, s.id is not null as started, exists (select 1 from fence) as leased
-              from ranked k left join started s on s.id = k.id
-             where k.n = 1 or s.id is not null
+              returning r.id, r.seq, r.kind, r.trace_id, r.item_count, r.attempts)
+            -- The started requests, then the first candidate as it was (started or not), to say why
+            -- nothing started. No join between them: a stage can hold 1,000 requests.
+            select id, seq, kind, trace_id, item_count, attempts, true as due, true as started, true as leased
+              from started
             union all
-            select null, 0, null, null, 0, 0, false, false, exists (select 1 from fence)
-             where not exists (select 1 from ranked)
-             order by seq`,
+            select id, seq, kind, trace_id, item_count, attempts, due, false, exists (select 1 from fence)
+              from ranked where n = 1`,
       );
-      const members: StartedRequest[] = rows
-        .filter((r) => r.id !== null)
-        .map((r) => ({
-          id: r.id as string,
-          seq: Number(r.seq),
-          kind: r.kind,
-          traceId: r.trace_id,
-          itemCount: r.item_count,
-          attempts: r.attempts,
-        }));
-      const first = rows[0];
-      if (!first || first.id === null || !first.leased)
-        return { kind: "none", leased: Boolean(first?.leased) };
-      if (first.started) return { kind: "started", members: members.filter((_, i) => rows[i]?.started) };
-      const head = members[0] as StartedRequest;
+      const toRequest = (r: (typeof rows)[number]): StartedRequest => ({
+        id: r.id,
+        seq: Number(r.seq),
+        kind: r.kind,
+        traceId: r.trace_id,
+        itemCount: r.item_count,
+        attempts: r.attempts,
+      });
+      const members = rows
+        .filter((r) => r.started)
+        .map(toRequest)
+        .sort((a, b) => a.seq - b.seq);
+      const first = rows.find((r) => !r.started);
+      if (!first || !first.leased) return { kind: "none" };
+      if (members[0]?.id === first.id) return { kind: "started", members };
+      const head = toRequest(first);
       if (options.first && first.due && head.attempts >= options.maxAttempts)
         return { kind: "exhausted", request: head };
       return { kind: "waiting" };

@@ -241,7 +241,6 @@ describe("apply stages", () => {
       await queue.startStage(acct, 0, { first: true, group: true, maxAttempts: 5, limits: LIMITS }),
     ).toEqual({
       kind: "none",
-      leased: false,
     });
     expect(await queue.release(acct)).toBe(false);
     expect((await queueRow(acct))?.lease_owner).toBe("w2");

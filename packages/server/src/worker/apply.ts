@@ -64,11 +64,7 @@ export async function applyStage(
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
       if (database.driver === "postgres")
         await tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`));
-      const stored = await queue.lockMembers(
-        tx,
-        accountId,
-        members.map((m) => m.id),
-      );
+      const stored = await queue.lockMembers(tx, accountId, members);
       const chain: ChainedRequest[] = stored.map((r) => ({
         kind: r.kind as IngestKind,
         body: r.body as never,
@@ -94,6 +90,11 @@ export async function applyStage(
           : { id, status: "failed", errors: r.errors };
       });
       await queue.finishStage(tx, accountId, finished);
+      console.error(
+        "stage",
+        members.length,
+        T.map((t, i) => (i ? Math.round(t - (T[i - 1] as number)) : 0)).join(" "),
+      );
       emitted = outbox.length > 0;
       return {
         kind: "applied",
