@@ -90,11 +90,6 @@ export async function applyStage(
           : { id, status: "failed", errors: r.errors };
       });
       await queue.finishStage(tx, accountId, finished);
-      console.error(
-        "stage",
-        members.length,
-        T.map((t, i) => (i ? Math.round(t - (T[i - 1] as number)) : 0)).join(" "),
-      );
       emitted = outbox.length > 0;
       return {
         kind: "applied",
