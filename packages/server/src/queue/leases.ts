@@ -16,14 +16,16 @@ export function createLeases(database: Database, workerId: string, leaseMs: numb
     async claim(limit: number): Promise<string[]> {
       if (limit <= 0) return [];
       const rows = await database.rows<{ account_id: string }>(
+        // `= any(array(…))`, not a join: the claimed rows are then found by primary key, where a
+        // join was planned as a hash join over every account's row.
         sql`update request_queues q
                set lease_owner = ${workerId}, lease_until = now() + ${lease}, due_at = now() + ${lease}
-              from (select account_id from request_queues
-                     where due_at <= now()
-                     order by due_at
-                     limit ${limit}
-                     for update skip locked) picked
-             where q.account_id = picked.account_id
+             where q.account_id = any(array(
+                     select account_id from request_queues
+                      where due_at <= now()
+                      order by due_at
+                      limit ${limit}
+                      for update skip locked))
             returning q.account_id`,
       );
       return rows.map((r) => r.account_id);
