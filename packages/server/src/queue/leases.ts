@@ -50,6 +50,14 @@ export function createLeases(database: Database, workerId: string, leaseMs: numb
       return rows[0]?.due_now === true;
     },
 
+    /** Whether an account not leased by anyone waits for a worker. */
+    async othersDue(): Promise<boolean> {
+      const [row] = await database.rows<{ due: boolean }>(
+        sql`select exists (select 1 from request_queues where due_at <= now()) as due`,
+      );
+      return row?.due === true;
+    },
+
     /** Time until the next account is due (a retry, a lease running out), or null. */
     async nextDueInMs(): Promise<number | null> {
       const [row] = await database.rows<{ ms: number | string | null }>(

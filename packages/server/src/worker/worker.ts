@@ -89,7 +89,15 @@ export async function startWorker(deps: {
       running && !contended && stages < MAX_STAGES_PER_LEASE && performance.now() < until;
     try {
       let more = true;
-      while (more && keepGoing()) more = await runChain(accountId, () => (stages += 1), keepGoing);
+      while (more && keepGoing()) {
+        // PGlite runs in this thread and its promises resolve without a turn of the event loop, so
+        // a worker draining a backlog would keep HTTP calls and timers waiting until it is done.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        more = await runChain(accountId, () => (stages += 1), keepGoing);
+        // With every slot busy, another account that waits gets this one's slot now. (A wake-up
+        // says so too, but PGlite delivers it only after the stages that hold its connection.)
+        if (more && inFlight.size >= config.workerConcurrency && (await queue.othersDue())) break;
+      }
     } catch (err) {
       logger.warn({ err, accountId }, "stage could not start; database unavailable?");
     }
