@@ -1,0 +1,71 @@
+// The queue's gauges (what /metrics shows as oisr_queue_*) with a backlog and without one.
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { sql } from "../db/client.ts";
+import { openServices, type Services } from "../services.ts";
+import { freshDatabaseEnv } from "../webhooks/test-support.ts";
+import { createWorkerQueue } from "./index.ts";
+import { insertPending } from "./transitions.ts";
+
+let services: Services;
+let drop: () => Promise<void>;
+
+beforeAll(async () => {
+  const db = await freshDatabaseEnv();
+  drop = db.drop;
+  services = await openServices({
+    databaseUrl: db.env.DATABASE_URL,
+    dataDir: db.env.OISR_DATA_DIR ?? "memory://",
+  });
+});
+
+afterAll(async () => {
+  await services?.database.close();
+  await drop?.();
+});
+
+const queue = (accountId: string, n: number) =>
+  insertPending(
+    services.database,
+    JSON.stringify(
+      Array.from({ length: n }, () => ({
+        a: accountId,
+        i: randomUUID(),
+        k: "orders",
+        t: "0",
+        ik: null,
+        p: null,
+        b: {},
+        n: 1,
+      })),
+    ),
+  );
+
+it("counts queued requests and backlogged accounts, and the age of the oldest head, from the queue rows", async () => {
+  expect(await services.requests.stats()).toEqual({ queued: 0, backlogged: 0, oldestAgeSeconds: 0 });
+  await queue("acc_a", 3);
+  await queue("acc_b", 2);
+  await services.database.rows(
+    sql`update requests set accepted_at = now() - interval '90 seconds' where account_id = 'acc_a'`,
+  );
+  const stats = await services.requests.stats();
+  expect(stats).toMatchObject({ queued: 5, backlogged: 2 });
+  expect(stats.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
+  expect(stats.oldestAgeSeconds).toBeLessThan(120);
+
+  // acc_a's requests finish (buried here, the shortest way to finish them).
+  const worker = createWorkerQueue(services.database, "w1", 30_000);
+  expect(await worker.claim(10)).toEqual(expect.arrayContaining(["acc_a"]));
+  const ids = await services.database.rows<{ id: string }>(
+    sql`select id from requests where account_id = 'acc_a'`,
+  );
+  await services.database.rows(sql`update requests set status = 'processing' where account_id = 'acc_a'`);
+  await worker.settleFailed(
+    "acc_a",
+    ids.map((r) => ({ id: r.id, dead: true, delayMs: 0 })),
+    { code: "processing_failed", message: "x" },
+  );
+  const after = await services.requests.stats();
+  expect(after).toMatchObject({ queued: 2, backlogged: 1 });
+  expect(after.oldestAgeSeconds).toBeLessThan(60);
+});
