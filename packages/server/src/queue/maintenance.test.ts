@@ -1,27 +1,15 @@
 // The queue's gauges (what /metrics shows as oisr_queue_*) with a backlog and without one.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { sql } from "../db/client.ts";
-import { openServices, type Services } from "../services.ts";
-import { freshDatabaseEnv } from "../webhooks/test-support.ts";
+import type { Services } from "../services.ts";
+import { useFreshServices } from "../test-services.ts";
 import { createWorkerQueue } from "./index.ts";
 import { insertPending } from "./transitions.ts";
 
 let services: Services;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const db = await freshDatabaseEnv();
-  drop = db.drop;
-  services = await openServices({
-    databaseUrl: db.env.DATABASE_URL,
-    dataDir: db.env.OISR_DATA_DIR ?? "memory://",
-  });
-});
-
-afterAll(async () => {
-  await services?.database.close();
-  await drop?.();
+useFreshServices((s) => {
+  services = s;
 });
 
 const queue = (accountId: string, n: number) =>

@@ -150,7 +150,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         .map(toRequest)
         .sort((a, b) => a.seq - b.seq);
       const first = rows.find((r) => !r.started);
-      if (!first || !first.leased) return { kind: "none" };
+      if (!first?.leased) return { kind: "none" };
       if (members[0]?.id === first.id) return { kind: "started", members };
       const head = toRequest(first);
       if (options.first && first.due && head.attempts >= options.maxAttempts)

@@ -2,7 +2,7 @@
 // when DATABASE_URL is set. Requests are queued through the request store, as the ingest path does.
 import { hash, randomUUID } from "node:crypto";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
 import {
@@ -11,23 +11,17 @@ import {
   type StageLimits,
   type StartedRequest,
 } from "../queue/index.ts";
-import { openServices, type Services } from "../services.ts";
+import type { Services } from "../services.ts";
 import { order } from "../test-fixtures.ts";
-import { freshDatabaseEnv } from "../webhooks/test-support.ts";
+import { useFreshServices } from "../test-services.ts";
 import { applyStage, type StageOutcome } from "./apply.ts";
 import { startWorker } from "./worker.ts";
 
 let services: Services;
-let drop: () => Promise<void>;
 const config = { applyLockTimeoutMs: 10_000 };
 
-beforeAll(async () => {
-  const db = await freshDatabaseEnv();
-  drop = db.drop;
-  services = await openServices({
-    databaseUrl: db.env.DATABASE_URL,
-    dataDir: db.env.OISR_DATA_DIR ?? "memory://",
-  });
+useFreshServices(async (s) => {
+  services = s;
   // A poison pill: inserting this order fails inside the database, like an internal error would.
   await services.database.rows(sql`
     create function oisr_test_boom() returns trigger language plpgsql as $$
@@ -37,11 +31,6 @@ beforeAll(async () => {
     end $$`);
   await services.database.rows(sql`
     create trigger oisr_test_boom before insert on orders for each row execute function oisr_test_boom()`);
-});
-
-afterAll(async () => {
-  await services?.database.close();
-  await drop?.();
 });
 
 const orders = (...list: unknown[]) => ({ kind: "orders", body: { orders: list } });

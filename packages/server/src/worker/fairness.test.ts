@@ -3,30 +3,18 @@
 // a single worker slot. PGlite, or PostgreSQL when DATABASE_URL is set.
 import { hash, randomUUID } from "node:crypto";
 import pino from "pino";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
 import { insertPending } from "../queue/transitions.ts";
-import { openServices, type Services } from "../services.ts";
+import type { Services } from "../services.ts";
 import { order } from "../test-fixtures.ts";
-import { freshDatabaseEnv } from "../webhooks/test-support.ts";
+import { useFreshServices } from "../test-services.ts";
 import { startWorker } from "./worker.ts";
 
 let services: Services;
-let drop: () => Promise<void>;
-
-beforeAll(async () => {
-  const db = await freshDatabaseEnv();
-  drop = db.drop;
-  services = await openServices({
-    databaseUrl: db.env.DATABASE_URL,
-    dataDir: db.env.OISR_DATA_DIR ?? "memory://",
-  });
-});
-
-afterAll(async () => {
-  await services?.database.close();
-  await drop?.();
+useFreshServices((s) => {
+  services = s;
 });
 
 const STAGE = 50;
