@@ -15,6 +15,16 @@ export function createMetrics(stats: () => Promise<QueueStats>) {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: "oisr_process_" });
   const registers = [registry];
+  const queueGauge = (name: string, help: string, pick: (stats: QueueStats) => number) =>
+    new Gauge({
+      name,
+      help: `${help} Read from the database at scrape time.`,
+      registers,
+      async collect() {
+        const stats = await read();
+        if (stats) this.set(pick(stats));
+      },
+    });
   return {
     registry,
     httpRequests: new Counter({
@@ -55,33 +65,17 @@ export function createMetrics(stats: () => Promise<QueueStats>) {
       labelNames: ["outcome"] as const,
       registers,
     }),
-    queued: new Gauge({
-      name: "oisr_queue_requests",
-      help: "Requests queued (pending or processing), read from the database at scrape time.",
-      registers,
-      async collect() {
-        const s = await read();
-        if (s) this.set(s.queued);
-      },
-    }),
-    backlogged: new Gauge({
-      name: "oisr_queue_accounts",
-      help: "Accounts with at least one queued request, read from the database at scrape time.",
-      registers,
-      async collect() {
-        const s = await read();
-        if (s) this.set(s.backlogged);
-      },
-    }),
-    oldestAge: new Gauge({
-      name: "oisr_queue_oldest_age_seconds",
-      help: "Age of the oldest request at the head of an account's queue (the queue's lag), 0 when none.",
-      registers,
-      async collect() {
-        const s = await read();
-        if (s) this.set(s.oldestAgeSeconds);
-      },
-    }),
+    queued: queueGauge("oisr_queue_requests", "Requests queued (pending or processing).", (q) => q.queued),
+    backlogged: queueGauge(
+      "oisr_queue_accounts",
+      "Accounts with at least one queued request.",
+      (q) => q.backlogged,
+    ),
+    oldestAge: queueGauge(
+      "oisr_queue_oldest_age_seconds",
+      "Age of the oldest request at the head of an account's queue (the queue's lag), 0 when none.",
+      (q) => q.oldestAgeSeconds,
+    ),
   };
 }
 
