@@ -34,20 +34,22 @@ export function createLeases(database: Database, workerId: string, leaseMs: numb
     /**
      * Hands the account back. It is due again at once if it has open requests (the head's retry
      * time if the head waits out a backoff), else it rests until a request is accepted. The open
-     * count is read from the row itself, so a request accepted meanwhile is never missed.
-     * Resolves to whether the account is due now (another worker should be woken).
+     * count is read from the row itself, so a request accepted meanwhile is never missed. When the
+     * account is due now, the same statement wakes the workers of every process (NOTIFY at commit,
+     * with this worker's id as payload) so that one with a free slot takes it.
      */
-    async release(accountId: string): Promise<boolean> {
-      const rows = await database.rows<{ due_now: boolean | null }>(
-        sql`update request_queues q
-               set lease_owner = null, lease_until = null,
-                   due_at = case when q.open_count > 0 then greatest(now(), coalesce(
-                     (select r.next_attempt_at from requests r
-                       where r.account_id = q.account_id and ${isOpen} order by r.seq limit 1), now())) end
-             where q.account_id = ${accountId} and q.lease_owner = ${workerId}
-            returning q.due_at <= now() as due_now`,
+    async release(accountId: string): Promise<void> {
+      await database.rows(
+        sql`with released as (
+              update request_queues q
+                 set lease_owner = null, lease_until = null,
+                     due_at = case when q.open_count > 0 then greatest(now(), coalesce(
+                       (select r.next_attempt_at from requests r
+                         where r.account_id = q.account_id and ${isOpen} order by r.seq limit 1), now())) end
+               where q.account_id = ${accountId} and q.lease_owner = ${workerId}
+              returning q.due_at <= now() as due_now)
+            select pg_notify('oisr_requests', ${workerId}) from released where due_now`,
       );
-      return rows[0]?.due_now === true;
     },
 
     /** Whether an account not leased by anyone waits for a worker. */

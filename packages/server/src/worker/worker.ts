@@ -94,16 +94,20 @@ export async function startWorker(deps: {
         // a worker draining a backlog would keep HTTP calls and timers waiting until it is done.
         await new Promise<void>((resolve) => setImmediate(resolve));
         more = await runChain(accountId, () => (stages += 1), keepGoing);
-        // With every slot busy, another account that waits gets this one's slot now. (A wake-up
-        // says so too, but PGlite delivers it only after the stages that hold its connection.)
-        if (more && inFlight.size >= config.workerConcurrency && (await queue.othersDue())) break;
+        // With every slot busy, another account that waits gets this one's slot now. On PostgreSQL
+        // the wake-up says so (`contended`); PGlite delivers it only after the stages that hold its
+        // one connection, so there the queue is asked.
+        if (more && !pipelining && inFlight.size >= config.workerConcurrency && (await queue.othersDue()))
+          break;
       }
     } catch (err) {
       logger.warn({ err, accountId }, "stage could not start; database unavailable?");
     }
-    const dueNow = await queue.release(accountId).catch(() => false);
-    // The account still has work: a worker with a free slot (here or in another process) takes it.
-    if (dueNow) void services.database.notify("oisr_requests", workerId).catch(() => {});
+    await queue
+      .release(accountId)
+      .catch((err: unknown) =>
+        logger.warn({ err, accountId }, "could not hand the account back; its lease will run out"),
+      );
   }
 
   /**
