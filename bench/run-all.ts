@@ -38,6 +38,24 @@ const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }
   },
   { name: "scale-out", file: "scale-out.ts", what: "6: one vs two worker processes", timeoutS: 600 },
   {
+    name: "queue-drain",
+    file: "queue-drain.ts",
+    what: "queue: backlogs of one-order requests drained, against graphile-worker",
+    timeoutS: 1500,
+  },
+  {
+    name: "queue-sustained",
+    file: "queue-sustained.ts",
+    what: "queue: one-order requests at the highest acknowledged rate, applied as fast",
+    timeoutS: 900,
+  },
+  {
+    name: "queue-fairness",
+    file: "queue-fairness.ts",
+    what: "queue: a quiet account's latency while another drains a deep backlog",
+    timeoutS: 900,
+  },
+  {
     name: "sdk-overhead",
     file: "sdk-overhead.ts",
     what: "SDK overhead against raw fetch (colleague's)",
