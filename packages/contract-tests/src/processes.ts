@@ -3,11 +3,11 @@
 // with a deadline, and control of the local PostgreSQL cluster.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { Json } from "./client.ts";
 import type { Client } from "./harness.ts";
 import { sleep, waitFor } from "./poll.ts";
-import { type accountMinter, cli, type System } from "./targets.ts";
+import { accountMinter, cli, freshDatabase, type SpawnedServer, type System } from "./targets.ts";
 
 const run = promisify(execFile);
 
@@ -129,4 +129,25 @@ export async function ensurePostgresRunning(): Promise<void> {
   if (await pgIsReady()) return;
   await pgctl("start").catch(() => {});
   for (let i = 0; i < 60 && !(await pgIsReady()); i++) await sleep(500);
+}
+
+/**
+ * A fresh PostgreSQL database for one describe block, an account minter on it, and the server
+ * processes the tests spawn (stopped afterwards): fill `servers` as you spawn them.
+ */
+export function useSpawnedSystem(): { db: { url: string }; minter: Minter; servers: SpawnedServer[] } {
+  const handle = { db: { url: "" }, minter: undefined as unknown as Minter, servers: [] as SpawnedServer[] };
+  let drop: (() => Promise<void>) | undefined;
+  beforeAll(async () => {
+    const db = await freshDatabase(adminUrl as string);
+    drop = db.drop;
+    handle.db.url = db.url;
+    handle.minter = await accountMinter(db.url);
+  });
+  afterAll(async () => {
+    await Promise.all(handle.servers.map((s) => s.stop()));
+    await handle.minter?.close();
+    await drop?.();
+  });
+  return handle;
 }

@@ -7,38 +7,29 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { order } from "../../src/fixtures.ts";
 import { type Client, client } from "../../src/harness.ts";
 import { waitFor } from "../../src/poll.ts";
-import { adminUrl, drainFeed, type Minter, systemAt } from "../../src/processes.ts";
-import { accountMinter, freshDatabase, type SpawnedServer, spawnServer } from "../../src/targets.ts";
+import { adminUrl, drainFeed, systemAt, useSpawnedSystem } from "../../src/processes.ts";
+import { spawnServer } from "../../src/targets.ts";
 
 const REASON = "(PostgreSQL only: needs DATABASE_URL, PGlite cannot be shared by processes)";
 const ACCOUNTS = 10;
 const PER_ACCOUNT = 1000;
 
 describe.skipIf(!adminUrl)(`a 10,000-request backlog, two workers, one killed mid-stage ${REASON}`, () => {
-  let db: Awaited<ReturnType<typeof freshDatabase>>;
-  let minter: Minter;
-  const servers: SpawnedServer[] = [];
-
-  beforeAll(async () => {
-    db = await freshDatabase(adminUrl as string);
-    minter = await accountMinter(db.url);
-  });
-
-  afterAll(async () => {
-    await Promise.all(servers.map((s) => s.stop()));
-    await minter?.close();
-    await db?.drop();
-  });
+  const spawned = useSpawnedSystem();
 
   it("every request succeeds exactly once and each account's orders apply in the order they were accepted", async () => {
     const common = {
-      DATABASE_URL: db.url,
+      DATABASE_URL: spawned.db.url,
       OISR_LEASE_MS: "1000",
-      OISR_RATE_LIMITS: JSON.stringify({ ingest: 1_000_000, orders_read: 1_000_000, requests_read: 1_000_000 }),
+      OISR_RATE_LIMITS: JSON.stringify({
+        ingest: 1_000_000,
+        orders_read: 1_000_000,
+        requests_read: 1_000_000,
+      }),
     };
     const apiProcess = spawnServer({ ...common, OISR_ROLE: "api" });
-    servers.push(apiProcess);
-    const system = systemAt(await apiProcess.ready, db.url, minter);
+    spawned.servers.push(apiProcess);
+    const system = systemAt(await apiProcess.ready, spawned.db.url, spawned.minter);
     const accounts: Client[] = [];
     for (let i = 0; i < ACCOUNTS; i++) accounts.push(client(system, await system.createAccount()));
 
@@ -56,13 +47,13 @@ describe.skipIf(!adminUrl)(`a 10,000-request backlog, two workers, one killed mi
       }),
     );
 
-    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const sql = postgres(spawned.db.url, { max: 1, onnotice: () => {} });
     const count = async (status: string) =>
       Number((await sql`select count(*) as n from requests where status = ${status}`)[0]?.n);
     try {
       const doomed = spawnServer({ ...common, OISR_ROLE: "worker" });
       const other = spawnServer({ ...common, OISR_ROLE: "worker" });
-      servers.push(doomed, other);
+      spawned.servers.push(doomed, other);
       await Promise.all([doomed.ready, other.ready]);
       // Kill one while stages are in flight: some requests done, many still queued.
       await waitFor(async () => ((await count("succeeded")) >= 1000 ? true : undefined), "1,000 applied", {
@@ -72,7 +63,7 @@ describe.skipIf(!adminUrl)(`a 10,000-request backlog, two workers, one killed mi
       doomed.child.kill("SIGKILL");
       await new Promise((resolve) => doomed.child.once("exit", resolve));
       const replacement = spawnServer({ ...common, OISR_ROLE: "worker" });
-      servers.push(replacement);
+      spawned.servers.push(replacement);
       await replacement.ready;
 
       await waitFor(
@@ -82,7 +73,8 @@ describe.skipIf(!adminUrl)(`a 10,000-request backlog, two workers, one killed mi
       );
       const statuses = await sql`select status, count(*)::int as n from requests group by status`;
       expect(statuses.map((r) => [r.status, r.n])).toEqual([["succeeded", ACCOUNTS * PER_ACCOUNT]]);
-      const queues = await sql`select sum(open_count)::int as open, count(*) filter (where due_at is not null)::int as due
+      const queues =
+        await sql`select sum(open_count)::int as open, count(*) filter (where due_at is not null)::int as due
                                  from request_queues`;
       expect(queues[0]).toEqual({ open: 0, due: 0 });
     } finally {
