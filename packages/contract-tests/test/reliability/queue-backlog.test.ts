@@ -3,7 +3,7 @@
 // exactly once, and each account's orders reach its change feed in the order they were accepted
 // (per-account FIFO across stages, leases and the kill). PostgreSQL only: processes share it.
 import postgres from "postgres";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { order } from "../../src/fixtures.ts";
 import { type Client, client } from "../../src/harness.ts";
 import { waitFor } from "../../src/poll.ts";
