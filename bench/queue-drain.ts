@@ -128,6 +128,9 @@ for (const accounts of [1, 50]) {
   });
 }
 
+// Printed now, so that a failure in the peer's runs below cannot lose these figures.
+printTable("Queue drain: backlogs of one-order requests, OISR on PostgreSQL", rows.splice(0));
+
 // The peer, at the shapes OISR was measured at.
 const shapes = [
   { accounts: 1, jobs: 1000 },
@@ -161,4 +164,4 @@ for (const size of PGLITE_SIZES) {
   });
 }
 
-printTable("Queue drain: backlogs of one-order requests (PostgreSQL; PGlite last)", rows);
+printTable("Queue drain: OISR against graphile-worker (same jobs, same run), and OISR on PGlite", rows);

@@ -5,6 +5,7 @@
 // in any order. Jobs are enqueued first (graphile's add_jobs, in bulk), then a runner with the same
 // concurrency as OISR's workers is started and timed until the jobs table is empty.
 import { Logger, run } from "graphile-worker";
+import pg from "pg";
 import postgres from "postgres";
 import { order } from "../lib/fixtures.ts";
 
@@ -17,13 +18,18 @@ export async function graphileDrain(options: {
   limitS: number;
 }): Promise<{ seconds: number | null; done: number }> {
   const sql = postgres(options.databaseUrl, { max: 2, onnotice: () => {} });
+  // Our own pool, ended before the caller drops the database: an idle connection of graphile's own
+  // pool, terminated by the drop, would emit an unhandled 'error' and end the process.
+  const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.concurrency + 2 });
+  pool.on("error", () => {});
+  pool.on("connect", (client) => client.on("error", () => {}));
   try {
     await sql`create table if not exists bench_orders (
       account_id text not null, id text not null, external_id text not null, body jsonb not null,
       primary key (account_id, id), unique (account_id, external_id))`;
     // Installs graphile's schema (and stops at once: nothing is queued yet).
     const installer = await run({
-      connectionString: options.databaseUrl,
+      pgPool: pool,
       concurrency: 1,
       noHandleSignals: true,
       pollInterval: 1000,
@@ -50,7 +56,7 @@ export async function graphileDrain(options: {
 
     const started = performance.now();
     const runner = await run({
-      connectionString: options.databaseUrl,
+      pgPool: pool,
       concurrency: options.concurrency,
       noHandleSignals: true,
       pollInterval: 100,
@@ -83,6 +89,7 @@ export async function graphileDrain(options: {
     }
   } finally {
     await sql.end();
+    await pool.end();
   }
 }
 
