@@ -50,6 +50,30 @@ export async function openDatabase(options: DatabaseOptions): Promise<Database> 
     : openPglite(options.dataDir ?? "./.oisr-data");
 }
 
+/** Key of the session advisory lock held while migrating ("oisr" + "mig" as bytes). */
+const MIGRATION_LOCK_KEY = 0x6f697372_6d6967n;
+
+/**
+ * drizzle's migrator creates its schema and table and applies the journal without a lock, so two
+ * processes starting at once on an empty database both run migration 0000 and one dies on a
+ * duplicate type or schema (issue 14: 4 of 6 rounds). A session advisory lock on one reserved
+ * connection makes the others wait; the next one in then finds every migration applied. The lock is
+ * session-level, so it belongs to that connection and is released with it if the process dies.
+ */
+async function migrateSerialised(client: import("postgres").Sql, run: () => Promise<void>): Promise<void> {
+  const connection = await client.reserve();
+  try {
+    await connection`select pg_advisory_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`;
+    try {
+      await run();
+    } finally {
+      await connection`select pg_advisory_unlock(${MIGRATION_LOCK_KEY.toString()}::bigint)`;
+    }
+  } finally {
+    connection.release();
+  }
+}
+
 async function openPostgres(url: string, max: number): Promise<Database> {
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
@@ -66,7 +90,7 @@ async function openPostgres(url: string, max: number): Promise<Database> {
     backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
   });
   const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder });
+  await migrateSerialised(client, () => migrate(db, { migrationsFolder }));
   const dialect = new PgDialect();
   return {
     db: db as unknown as Db,
