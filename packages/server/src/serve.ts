@@ -2,7 +2,8 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "./config.ts";
-import { startServer } from "./server.ts";
+import { DataDirLocked } from "./db/data-dir-lock.ts";
+import { type RunningServer, startServer } from "./server.ts";
 import type { Services } from "./services.ts";
 
 /** A development token for embedded mode, kept in the data directory so restarts reuse it. */
@@ -22,7 +23,23 @@ async function developmentToken(services: Services, config: Config): Promise<str
 
 export async function serve(config: Config): Promise<void> {
   const started = performance.now();
-  const server = await startServer(config);
+  let server: RunningServer;
+  try {
+    server = await startServer(config);
+  } catch (err) {
+    if (!(err instanceof DataDirLocked)) throw err;
+    // Another process holds the embedded database: one line, no stack, before anything listens.
+    const { pid, port, role } = err.holder;
+    const holder = port
+      ? `pid ${pid}, port ${port}`
+      : role === "serve"
+        ? `pid ${pid}`
+        : `pid ${pid} (${role})`;
+    process.stderr.write(
+      `OISR is already running on this data directory (${err.dataDir}): ${holder}. Stop it first, or set OISR_DATA_DIR to another directory.\n`,
+    );
+    process.exit(1);
+  }
   const lines = [
     `OISR ${config.role === "all" ? "API + workers" : config.role} ready in ${Math.round(performance.now() - started)} ms`,
   ];

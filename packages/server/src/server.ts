@@ -66,6 +66,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       server.once("error", reject);
     });
     const { port } = server.address() as AddressInfo;
+    services.database.setLockPort?.(port);
     origin = `http://${config.host}:${port}`;
     url = `${origin}/v2`;
     // Stop the listener first so no new call is accepted while the rest shuts down.

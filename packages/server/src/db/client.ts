@@ -6,6 +6,7 @@ import type { PGlite } from "@electric-sql/pglite";
 import { type SQL, sql } from "drizzle-orm";
 import { type PgDatabase, PgDialect, type PgQueryResultHKT } from "drizzle-orm/pg-core";
 import { locate } from "../paths.ts";
+import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { pgliteTemplate } from "./pglite-template.ts";
 import * as schema from "./schema.ts";
 
@@ -27,6 +28,8 @@ export interface Database {
   listen(channel: string, onNotify: (payload: string) => void): Promise<() => Promise<void>>;
   ping(): Promise<void>;
   close(): Promise<void>;
+  /** PGlite on a directory: records the HTTP port in the data directory's lock (data-dir-lock.ts). */
+  setLockPort?(port: number): void;
 }
 
 export interface DatabaseOptions {
@@ -123,12 +126,28 @@ async function openPglite(dataDir: string): Promise<Database> {
   const { PGlite } = await import("@electric-sql/pglite");
   const { drizzle } = await import("drizzle-orm/pglite");
   const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const fresh = dataDir.includes("://") || !existsSync(join(dataDir, "PG_VERSION"));
-  if (!dataDir.includes("://")) mkdirSync(dataDir, { recursive: true });
+  const onDisk = !dataDir.includes("://");
+  const fresh = !onDisk || !existsSync(join(dataDir, "PG_VERSION"));
   // A new database starts from a migrated template instead of running initdb and every migration.
-  const client: PGlite = await PGlite.create(dataDir, fresh ? { loadDataDir: await pgliteTemplate() } : {});
+  const template = fresh ? { loadDataDir: await pgliteTemplate() } : {};
+  if (onDisk) mkdirSync(dataDir, { recursive: true });
+  // PGlite is single-process: one process at a time on a directory (data-dir-lock.ts). The role is
+  // `serve` or an admin command's first two words, never its arguments (they may be tokens).
+  const [group, action] = process.argv.slice(2);
+  const role = !group || group === "serve" ? "serve" : [group, action].filter(Boolean).join(" ");
+  const lock = onDisk ? acquireDataDirLock(dataDir, { role }) : undefined;
+  const client: PGlite = await PGlite.create(dataDir, template).catch((err: unknown) => {
+    lock?.release();
+    throw err;
+  });
   const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder });
+  try {
+    await migrate(db, { migrationsFolder });
+  } catch (err) {
+    await client.close().catch(() => {});
+    lock?.release();
+    throw err;
+  }
   return {
     db: db as unknown as Db,
     driver: "pglite",
@@ -149,7 +168,14 @@ async function openPglite(dataDir: string): Promise<Database> {
     ping: async () => {
       await client.query("select 1");
     },
-    close: () => client.close(),
+    close: async () => {
+      try {
+        await client.close();
+      } finally {
+        lock?.release();
+      }
+    },
+    ...(lock ? { setLockPort: (port: number) => lock.setPort(port) } : {}),
   };
 }
 
