@@ -2,13 +2,13 @@
 import express, { type Express, Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "pino";
-import { pinoHttp } from "pino-http";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { accessMiddleware } from "./http/access.ts";
 import { corsMiddleware } from "./http/cors.ts";
 import type { Cursors } from "./http/cursor.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
+import { requestLogger } from "./http/request-log.ts";
 import { traceMiddleware } from "./http/trace.ts";
 import { type Metrics, metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
 import type { RequestStore } from "./queue/index.ts";
@@ -48,15 +48,8 @@ export function createApp(deps: AppDeps): Express {
   app.use(metricsMiddleware(deps.metrics));
   // A per-request child logger is costly; skip the middleware when request logs are off anyway.
   if (logger.isLevelEnabled("info")) {
-    app.use(
-      pinoHttp({
-        logger,
-        customProps: (_req, res) => ({ traceId: res.locals?.traceId }),
-        // Never log credentials.
-        redact: ["req.headers.authorization", "req.headers.cookie"],
-        autoLogging: { ignore: (req) => req.url === "/healthz" || req.url === "/readyz" },
-      }),
-    );
+    // Never logs credentials: see http/request-log.ts.
+    app.use(requestLogger(logger));
   }
 
   app.use("/v2", corsMiddleware);

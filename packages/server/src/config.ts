@@ -31,6 +31,14 @@ export interface Config {
   webhookLeaseMs: number | undefined;
   /** Validate responses against the spec (on in tests). */
   validateResponses: boolean;
+  /** Time a client gets to send a request's headers (server.headersTimeout); ≤ requestTimeoutMs. */
+  headersTimeoutMs: number;
+  /** Time a client gets to send a whole request, body included (server.requestTimeout). */
+  requestTimeoutMs: number;
+  /** Idle time before an unused keep-alive connection is closed (server.keepAliveTimeout). */
+  keepAliveTimeoutMs: number;
+  /** Open connections accepted at once by the API (server.maxConnections); more are dropped. */
+  maxConnections: number;
 }
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
@@ -67,6 +75,12 @@ function int(value: string | undefined, fallback: number, name: string): number 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const role = (env.OISR_ROLE ?? "all") as Role;
   if (!["api", "worker", "all"].includes(role)) throw new Error(`OISR_ROLE must be api, worker or all`);
+  const headersTimeoutMs = int(env.OISR_HEADERS_TIMEOUT_MS, 10_000, "OISR_HEADERS_TIMEOUT_MS");
+  const requestTimeoutMs = int(env.OISR_REQUEST_TIMEOUT_MS, 30_000, "OISR_REQUEST_TIMEOUT_MS");
+  // Node refuses a headers timeout longer than the request timeout (0 turns either off).
+  if (headersTimeoutMs > 0 && requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
+    throw new Error("OISR_HEADERS_TIMEOUT_MS must not exceed OISR_REQUEST_TIMEOUT_MS");
+  }
   return {
     port: int(env.PORT, 8080, "PORT"),
     host: env.HOST ?? "127.0.0.1",
@@ -88,5 +102,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .map(parseDuration),
     webhookLeaseMs: int(env.OISR_WEBHOOK_LEASE_MS, 0, "OISR_WEBHOOK_LEASE_MS") || undefined,
     validateResponses: env.OISR_VALIDATE_RESPONSES === "1",
+    headersTimeoutMs,
+    requestTimeoutMs,
+    keepAliveTimeoutMs: int(env.OISR_KEEP_ALIVE_TIMEOUT_MS, 5000, "OISR_KEEP_ALIVE_TIMEOUT_MS"),
+    maxConnections: int(env.OISR_MAX_CONNECTIONS, 1000, "OISR_MAX_CONNECTIONS"),
   };
 }

@@ -24,7 +24,18 @@ export function createLogger(level: string, destination?: NodeJS.WritableStream)
       serializers: { err: serializeError },
       // Belt and braces: tokens and secrets must never reach a log line.
       redact: {
-        paths: ["token", "secret", "*.token", "*.secret", "req.headers.authorization"],
+        paths: [
+          "token",
+          "secret",
+          "*.token",
+          "*.secret",
+          // Request logs redact these (http/request-log.ts); kept here for any other logger of a request.
+          "req.headers.authorization",
+          'req.headers["proxy-authorization"]',
+          "req.headers.cookie",
+          'req.headers["x-api-key"]',
+          'res.headers["set-cookie"]',
+        ],
         censor: "[redacted]",
       },
     },

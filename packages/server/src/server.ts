@@ -61,6 +61,19 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       extraRoutes: [webhookRoutes({ database: services.database, config })],
     });
     const server = app.listen(config.port, config.host);
+    // Slow or idle clients must not hold connections: bounded header, request and keep-alive times.
+    server.headersTimeout = config.headersTimeoutMs;
+    server.requestTimeout = config.requestTimeoutMs;
+    server.keepAliveTimeout = config.keepAliveTimeoutMs;
+    if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
+    // Node enforces the header and request timeouts on a sweep, every 30 s by default: sweep at a
+    // quarter of the shorter one so a 10 s limit holds at 10–12.5 s. The createServer option is
+    // read from this property when "listening" fires, so it must be set before then (untyped).
+    const shortest = Math.min(...[config.headersTimeoutMs, config.requestTimeoutMs].filter((ms) => ms > 0));
+    (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
+      30_000,
+      Math.max(250, Math.floor(shortest / 4)),
+    );
     await new Promise<void>((resolve, reject) => {
       server.once("listening", resolve);
       server.once("error", reject);

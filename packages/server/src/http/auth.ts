@@ -2,20 +2,25 @@
 import type { Account } from "../store/accounts.ts";
 import { HttpProblem } from "./problem.ts";
 
-const BEARER = /^Bearer ([\x21-\x7e]+)$/;
+// RFC 9110 §11.1: the scheme is case-insensitive; §11.4: one or more spaces before the credentials.
+const BEARER = /^bearer +([\x21-\x7e]+)$/i;
 
 /** The token of a well-formed `Authorization: Bearer` header, or undefined. */
 export function bearerToken(authorization: string | undefined): string | undefined {
   return BEARER.exec(authorization ?? "")?.[1];
 }
 
-/** The 401 for a call without a live token; `hadToken` tells a bad token from a missing header. */
+/**
+ * The 401 for a call without a live token; `hadToken` tells a bad token from a missing header.
+ * `Connection: close`: Node closes the socket once the answer is written, so an unauthenticated
+ * client cannot hold the connection open by trickling a body nobody will read.
+ */
 export function unauthorized(hadToken: boolean): HttpProblem {
   const detail = hadToken
     ? "The bearer token is unknown or revoked."
     : "Send `Authorization: Bearer <token>`.";
   return new HttpProblem(401, "unauthorized", detail, {
-    headers: { "WWW-Authenticate": 'Bearer realm="oisr"' },
+    headers: { "WWW-Authenticate": 'Bearer realm="oisr"', Connection: "close" },
   });
 }
 
