@@ -80,3 +80,11 @@ const MAYBE_UNSTORABLE = /\\u0000|\\ud[89a-f]/;
 // U+0000, a high surrogate not followed by a low one, or a low surrogate not preceded by a high one.
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching U+0000 is the purpose of this pattern.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+// RFC 9110 §11.1: the scheme is case-insensitive; §11.4: one or more spaces before the credentials.
+const BEARER = /^bearer +([\x21-\x7e]+)$/i;
+
+/** The token of a well-formed `Authorization: Bearer` header, or undefined. */
+export function bearerToken(authorization: string | undefined | null): string | undefined {
+  return BEARER.exec(authorization ?? "")?.[1];
+}

@@ -2,6 +2,7 @@
 // service routes) → auth → rate limit → JSON body → route (404/405) → media type (415) → schema
 // validation (400) → route handler. Takes a fetch `Request`, answers a fetch `Response`, so msw,
 // the standalone HTTP server and tests all drive the same code.
+import { bearerToken } from "@oisr/domain";
 import { Clock } from "./clock.ts";
 import { openapiDocument } from "./generated/spec.gen.ts";
 import { mediaType, readJsonBody } from "./http/body.ts";
@@ -25,7 +26,6 @@ import { scopesFor } from "./store/rate-limit.ts";
 import { MockStore } from "./store/store.ts";
 import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
 
-const BEARER = /^Bearer ([\x21-\x7e]+)$/;
 const ROUTES: Record<string, RouteHandler> = {
   ...ingestRoutes,
   ...feedRoutes,
@@ -204,12 +204,10 @@ export class MockCore {
   }
 
   #authenticate(request: Request): Account {
-    const match = BEARER.exec(request.headers.get("authorization") ?? "");
-    const account = match?.[1]
-      ? this.runtime.store.authenticate(match[1], this.options.acceptAnyToken)
-      : null;
+    const token = bearerToken(request.headers.get("authorization"));
+    const account = token ? this.runtime.store.authenticate(token, this.options.acceptAnyToken) : null;
     if (!account) {
-      const detail = match
+      const detail = token
         ? "The bearer token is unknown or revoked."
         : "Send `Authorization: Bearer <token>`.";
       throw new HttpProblem(401, "unauthorized", detail, {

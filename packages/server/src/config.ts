@@ -29,6 +29,8 @@ export interface Config {
    * Unset: the attempt timeout + 50 s. A shorter lease also shortens the attempt timeout (half the lease).
    */
   webhookLeaseMs: number | undefined;
+  /** Request bodies over 1 MiB read, parsed and validated at once per process; more get 503. */
+  maxLargeBodies: number;
   /** Validate responses against the spec (on in tests). */
   validateResponses: boolean;
   /** Time a client gets to send a request's headers (server.headersTimeout); ≤ requestTimeoutMs. */
@@ -101,6 +103,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       .filter((s) => s.trim() !== "")
       .map(parseDuration),
     webhookLeaseMs: int(env.OISR_WEBHOOK_LEASE_MS, 0, "OISR_WEBHOOK_LEASE_MS") || undefined,
+    maxLargeBodies: int(env.OISR_MAX_LARGE_BODIES, 4, "OISR_MAX_LARGE_BODIES") || 1,
     validateResponses: env.OISR_VALIDATE_RESPONSES === "1",
     headersTimeoutMs,
     requestTimeoutMs,

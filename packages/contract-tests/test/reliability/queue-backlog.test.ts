@@ -88,5 +88,5 @@ describe.skipIf(!adminUrl)(`a 10,000-request backlog, two workers, one killed mi
       // FIFO: the feed (positions handed out in commit order) lists them in acceptance order.
       expect(items.map((o) => o.external_id)).toEqual(sent[i]);
     }
-  });
+  }, 240_000); // sending 10,000 calls, then waits of up to 60 s and 120 s: past the default 60 s on a busy machine
 });

@@ -97,12 +97,15 @@ describe("tokens and webhook secrets never appear in the logs (a spawned process
     for (const token of bad) expectProblem(await api(system, token).get("/orders"), 401, "unauthorized");
     for (const header of [
       `Basic ${Buffer.from(`user:${c.token}`).toString("base64")}`,
-      `bearer ${c.token}`,
-      `Bearer  ${c.token}`,
       `Token ${c.token}`,
+      `Bearer${c.token}`,
       c.token,
     ]) {
       expectProblem(await c.get("/orders", { authorization: header }), 401, "unauthorized");
+    }
+    // The scheme is case-insensitive and may be followed by several spaces (RFC 9110 §11.1, §11.4).
+    for (const header of [`bearer ${c.token}`, `BEARER  ${c.token}`]) {
+      expect((await c.get("/orders", { authorization: header })).status, header).toBe(200);
     }
     if (db && minter) {
       const second = await cli(db.url, ["tokens", "create", "--account", c.accountId]);

@@ -3,6 +3,7 @@
 // `1` or `"x"` are valid JSON, so the schema refuses them as `validation_failed`, not as
 // `invalid_json`); an empty JSON body is `{}`. Other media types are left unread (the operation
 // then decides: 415).
+import { MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/domain";
 import { HttpProblem } from "./problem.ts";
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
@@ -32,6 +33,13 @@ export async function readJsonBody(request: Request): Promise<ParsedBody> {
   const bytes = new Uint8Array(await request.arrayBuffer());
   if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
   if (bytes.byteLength === 0) return { value: {}, parsed: true };
+  if (nestsDeeperThan(bytes, MAX_BODY_DEPTH)) {
+    throw new HttpProblem(
+      400,
+      "invalid_json",
+      `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`,
+    );
+  }
   const text = new TextDecoder().decode(bytes);
   try {
     return { value: JSON.parse(text), parsed: true };

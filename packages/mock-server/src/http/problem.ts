@@ -1,5 +1,5 @@
 // RFC 9457 problem details with the server's codes, titles and details (decision 001).
-import { PROBLEM_TITLES } from "@oisr/domain";
+import { MAX_REPORTED_ERRORS, PROBLEM_TITLES, validationFailedDetail } from "@oisr/domain";
 
 export interface FieldError {
   pointer: string;
@@ -14,18 +14,22 @@ export class HttpProblem extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors: FieldError[] | undefined;
+  /** How many errors were found, when more than `errors` can list. */
+  readonly errorsTotal: number | undefined;
   readonly headers: Record<string, string>;
 
   constructor(
     status: number,
     code: string,
     detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: { errors?: FieldError[]; errorsTotal?: number; headers?: Record<string, string> } = {},
   ) {
     super(detail);
     this.status = status;
     this.code = code;
-    this.errors = options.errors;
+    this.errors = options.errors?.slice(0, MAX_REPORTED_ERRORS);
+    const total = Math.max(options.errorsTotal ?? 0, options.errors?.length ?? 0);
+    this.errorsTotal = this.errors && total > this.errors.length ? total : undefined;
     this.headers = options.headers ?? {};
   }
 }
@@ -39,12 +43,11 @@ export function problemBody(problem: HttpProblem, traceId: string): Record<strin
     trace_id: traceId,
     code: problem.code,
     ...(problem.errors ? { errors: problem.errors } : {}),
+    ...(problem.errorsTotal !== undefined ? { errors_total: problem.errorsTotal } : {}),
   };
 }
 
 export const notFound = (detail = "No such resource or path.") => new HttpProblem(404, "not_found", detail);
 
-export const validationFailed = (
-  errors: FieldError[],
-  detail = "The request does not match the API schema.",
-) => new HttpProblem(400, "validation_failed", detail, { errors });
+export const validationFailed = (errors: FieldError[], total = errors.length) =>
+  new HttpProblem(400, "validation_failed", validationFailedDetail(total), { errors, errorsTotal: total });

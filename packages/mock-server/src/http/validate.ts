@@ -5,20 +5,10 @@
 // without a `/body` prefix, parameters as `/query/…`, `/params/…`, `/headers/…`. Unlike the
 // validator's defaults, every problem is listed and pointers are escaped per RFC 6901, as the
 // contract asks.
-import { unstorableStringPointer } from "@oisr/domain";
-import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
-import * as formatsModule from "ajv-formats";
+import { BodyValidator, createSpecAjv, toFieldErrors, unstorableStringPointer } from "@oisr/domain";
+import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { Operation } from "./operations.ts";
-import { type FieldError, validationFailed } from "./problem.ts";
-
-type FormatsPlugin = (ajv: Ajv2020, options: { mode: "fast" | "full" }) => unknown;
-// ajv-formats is CommonJS: its plugin is the default export under bundlers and `.default.default`
-// under Node's own ESM loader in some toolchains; take whichever is a function.
-const addFormats = ((): FormatsPlugin => {
-  const m = formatsModule as unknown as { default?: unknown };
-  const candidates = [m.default, (m.default as { default?: unknown } | undefined)?.default, m];
-  return candidates.find((c) => typeof c === "function") as FormatsPlugin;
-})();
+import { notFound, validationFailed } from "./problem.ts";
 
 const SPEC_ID = "https://oisr.dev/mock/openapi.json";
 
@@ -31,25 +21,7 @@ export interface RequestParts {
 
 interface Validators {
   general: ValidateFunction;
-  body: ValidateFunction;
   queryNames: Set<string>;
-}
-
-function newAjv(coerceTypes: boolean): Ajv2020 {
-  const ajv = new Ajv2020({
-    strict: false,
-    strictNumbers: true,
-    strictTuples: true,
-    allowUnionTypes: false,
-    validateSchema: false,
-    coerceTypes,
-    useDefaults: true,
-    removeAdditional: false,
-    // Every problem of a request, not only the first (the contract's `errors` "lists each problem").
-    allErrors: true,
-  });
-  addFormats(ajv, { mode: "fast" });
-  return ajv;
 }
 
 /** `#/components/...` refs of operation-level schemas point into the registered spec schema. */
@@ -69,40 +41,17 @@ function objectSchema(properties: Record<string, unknown>, required: string[]): 
   return { type: "object", properties, ...(required.length > 0 ? { required } : {}) };
 }
 
-/** RFC 6901: `~` is `~0` and `/` is `~1` inside a reference token. */
-const escapeToken = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
-
-function toFieldErrors(errors: ErrorObject[]): FieldError[] {
-  return errors.map((e) => {
-    const params = e.params as {
-      missingProperty?: string;
-      additionalProperty?: string;
-      allowedValues?: unknown[];
-    };
-    const member = params.missingProperty ?? params.additionalProperty;
-    const path = member === undefined ? e.instancePath : `${e.instancePath}/${escapeToken(member)}`;
-    const message =
-      e.keyword === "enum" && params.allowedValues
-        ? `${e.message}: ${params.allowedValues.join(", ")}`
-        : (e.message ?? "is invalid");
-    return {
-      pointer: path.startsWith("/body") ? path.slice("/body".length) : path,
-      code: e.keyword,
-      message,
-    };
-  });
-}
-
 export class SpecValidator {
-  readonly #general = newAjv(true);
-  readonly #body = newAjv(false);
+  // Parameters are coerced from strings; bodies go through the bounded validator the server uses.
+  readonly #general = createSpecAjv({ coerceTypes: true });
+  readonly #body: BodyValidator;
   readonly #cache = new Map<string, Validators>();
 
   constructor(document: Record<string, unknown>) {
     const components = (document.components ?? {}) as { schemas?: unknown };
     const registered = { $id: SPEC_ID, components: { schemas: components.schemas ?? {} } };
     this.#general.addSchema(registered);
-    this.#body.addSchema(structuredClone(registered));
+    this.#body = new BodyValidator(document as never, SPEC_ID);
   }
 
   #validators(op: Operation): Validators {
@@ -126,17 +75,7 @@ export class SpecValidator {
         body: {},
       },
     });
-    const body = this.#body.compile({
-      properties: {
-        query: {},
-        headers: {},
-        params: {},
-        cookies: {},
-        body: op.bodySchema ? rebase(op.bodySchema) : {},
-      },
-      ...(op.bodySchema && op.bodyRequired ? { required: ["body"] } : {}),
-    });
-    const validators = { general, body, queryNames: new Set(Object.keys(groups.query ?? {})) };
+    const validators = { general, queryNames: new Set(Object.keys(groups.query ?? {})) };
     this.#cache.set(key, validators);
     return validators;
   }
@@ -163,18 +102,20 @@ export class SpecValidator {
         ]);
       }
     }
-    const data = { query: parts.query, headers: parts.headers, params: parts.params, body: parts.body };
-    const okGeneral = v.general(data);
-    const okBody = v.body(data);
-    if (!(okGeneral && okBody)) {
-      throw validationFailed(toFieldErrors([...(v.general.errors ?? []), ...(v.body.errors ?? [])]));
+    const data = { query: parts.query, headers: parts.headers, params: parts.params };
+    if (!v.general(data)) throw validationFailed(toFieldErrors(v.general.errors ?? []));
+    // A path id PostgreSQL could not store names nothing that exists, on the server as here.
+    if (unstorableStringPointer(parts.params) !== null) throw notFound();
+    if (op.bodySchema) {
+      const problems = this.#body.validate(op.bodySchema, parts.body, { required: op.bodyRequired });
+      if (problems) throw validationFailed(problems.errors, problems.total);
     }
-    // Valid JSON the server cannot store (U+0000, lone surrogates) is refused like the server does.
-    const unstorable = parts.body === undefined ? null : unstorableStringPointer(parts.body);
+    // PostgreSQL cannot hold U+0000 in a query value: the server refuses it, and so does the mock.
+    const unstorable = unstorableStringPointer(parts.query);
     if (unstorable !== null) {
       throw validationFailed([
         {
-          pointer: unstorable,
+          pointer: `/query${unstorable}`,
           code: "unsupported_character",
           message: "must not contain U+0000 or a lone UTF-16 surrogate",
         },

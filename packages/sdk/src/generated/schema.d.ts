@@ -1473,8 +1473,18 @@ export interface components {
             detail: string;
             trace_id: components["schemas"]["TraceId"];
             code: components["schemas"]["ProblemCode"];
-            /** @description For `validation_failed`, one entry per problem (at least one). */
+            /**
+             * @description For `validation_failed`, one entry per problem (at least one), in document order, at
+             *     most 100. An array longer than its `maxItems` is reported as one problem and its items
+             *     are not checked.
+             */
             errors?: components["schemas"]["FieldError"][];
+            /**
+             * @description Present when there are more problems than `errors` lists: how many were found.
+             *     Counting stops at 1000, so a body with more problems reports 1000 (and says "or more"
+             *     in `detail`). Validation work is bounded by what it reports, not by the body.
+             */
+            errors_total?: number;
         };
         /**
          * @description - `return.created`: a return's first version.

@@ -1,14 +1,9 @@
 // Bearer authentication: the account comes from the token, never from the URL.
 import type { Account } from "../store/accounts.ts";
+
+export { bearerToken } from "@oisr/domain";
+
 import { HttpProblem } from "./problem.ts";
-
-// RFC 9110 §11.1: the scheme is case-insensitive; §11.4: one or more spaces before the credentials.
-const BEARER = /^bearer +([\x21-\x7e]+)$/i;
-
-/** The token of a well-formed `Authorization: Bearer` header, or undefined. */
-export function bearerToken(authorization: string | undefined): string | undefined {
-  return BEARER.exec(authorization ?? "")?.[1];
-}
 
 /**
  * The 401 for a call without a live token; `hadToken` tells a bad token from a missing header.

@@ -1,5 +1,5 @@
 // RFC 9457 problem details, the only error body the API sends.
-import { PROBLEM_TITLES } from "@oisr/domain";
+import { MAX_REPORTED_ERRORS, PROBLEM_TITLES } from "@oisr/domain";
 import type { Response } from "express";
 
 export interface FieldError {
@@ -12,18 +12,22 @@ export class HttpProblem extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors: FieldError[] | undefined;
+  /** How many errors were found, when more than `errors` can list. */
+  readonly errorsTotal: number | undefined;
   readonly headers: Record<string, string>;
 
   constructor(
     status: number,
     code: string,
     detail: string,
-    options: { errors?: FieldError[]; headers?: Record<string, string> } = {},
+    options: { errors?: FieldError[]; errorsTotal?: number; headers?: Record<string, string> } = {},
   ) {
     super(detail);
     this.status = status;
     this.code = code;
-    this.errors = options.errors;
+    this.errors = options.errors?.slice(0, MAX_REPORTED_ERRORS);
+    const total = Math.max(options.errorsTotal ?? 0, options.errors?.length ?? 0);
+    this.errorsTotal = this.errors && total > this.errors.length ? total : undefined;
     this.headers = options.headers ?? {};
   }
 }
@@ -42,6 +46,7 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
       trace_id: traceId,
       code: problem.code,
       ...(problem.errors ? { errors: problem.errors } : {}),
+      ...(problem.errorsTotal !== undefined ? { errors_total: problem.errorsTotal } : {}),
     }),
   );
 }

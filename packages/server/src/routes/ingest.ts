@@ -1,6 +1,7 @@
-// POST /ingest/*: validated (by the OpenAPI middleware), stored, answered 202 at once.
+// POST /ingest/*: validated (parameters by the OpenAPI middleware, the body by http/body-validation.ts),
+// stored, answered 202 at once.
 import { hash } from "node:crypto";
-import { itemCount, unstorableStringPointer } from "@oisr/domain";
+import { itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { HttpProblem } from "../http/problem.ts";
@@ -25,18 +26,6 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
     router.post(endpoint.path, async (req: Request, res: Response) => {
       const body = req.body as Record<string, unknown[]>;
       const bodyJson = JSON.stringify(body);
-      const unstorable = unstorableStringPointer(body, bodyJson);
-      if (unstorable !== null) {
-        throw new HttpProblem(400, "validation_failed", "The request does not match the API schema.", {
-          errors: [
-            {
-              pointer: unstorable,
-              code: "unsupported_character",
-              message: "must not contain U+0000 or a lone UTF-16 surrogate",
-            },
-          ],
-        });
-      }
       const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
       if (
         params &&

@@ -1,0 +1,105 @@
+import { describe, expect, it } from "vitest";
+import { BodyValidator, MAX_COUNTED_ERRORS, MAX_REPORTED_ERRORS } from "./body-validator.ts";
+import { nestsDeeperThan } from "./json-depth.ts";
+
+// A small document in the spec's shape: a batch of items, each with an array of lines.
+const document = {
+  components: {
+    schemas: {
+      Body: {
+        type: "object",
+        additionalProperties: false,
+        required: ["items"],
+        properties: {
+          items: { type: "array", minItems: 1, maxItems: 3, items: { $ref: "#/components/schemas/Item" } },
+        },
+      },
+      Item: {
+        type: "object",
+        required: ["at", "lines"],
+        properties: {
+          at: { type: "string", format: "date-time" },
+          status: { type: "string", default: "open" },
+          lines: { type: "array", maxItems: 2, items: { $ref: "#/components/schemas/Line" } },
+        },
+      },
+      Line: { type: "object", required: ["sku"], properties: { sku: { type: "string" } } },
+    },
+  },
+};
+const body = { $ref: "#/components/schemas/Body" };
+const validator = new BodyValidator(document);
+
+describe("BodyValidator", () => {
+  it("accepts a valid body and fills in defaults", () => {
+    const value = { items: [{ at: "2025-01-01T00:00:00Z", lines: [{ sku: "a" }] }] };
+    expect(validator.validate(body, value)).toBeNull();
+    expect(value.items[0]).toMatchObject({ status: "open" });
+  });
+
+  it.each([
+    ["an outer array over maxItems", { items: [{}, {}, {}, {}] }, [["/items", "maxItems"]]],
+    [
+      "an inner array over maxItems, its lines unread",
+      { items: [{ at: "2025-01-01T00:00:00Z", lines: [{}, {}, {}] }] },
+      [["/items/0/lines", "maxItems"]],
+    ],
+    [
+      "errors in document order, envelope first",
+      { items: [{ lines: [{}] }], extra: 1 },
+      [
+        ["/extra", "additionalProperties"],
+        ["/items/0/at", "required"],
+        ["/items/0/lines/0/sku", "required"],
+      ],
+    ],
+    ["February 30", { items: [{ at: "2025-02-30T00:00:00Z", lines: [] }] }, [["/items/0/at", "format"]]],
+    ["hour 24", { items: [{ at: "2025-01-01T24:00:00Z", lines: [] }] }, [["/items/0/at", "format"]]],
+    [
+      "U+0000 in a valid body",
+      { items: [{ at: "2025-01-01T00:00:00Z", lines: [{ sku: "a\u0000" }] }] },
+      [["/items/0/lines/0/sku", "unsupported_character"]],
+    ],
+  ])("reports %s", (_name, value, expected) => {
+    const problems = validator.validate(body, value);
+    expect(problems?.errors.map((e) => [e.pointer, e.code])).toEqual(expected);
+  });
+
+  it("lists the first errors and stops counting at the cap", () => {
+    const big = new BodyValidator({
+      components: {
+        schemas: {
+          Body: {
+            type: "object",
+            properties: { items: { type: "array", items: { $ref: "#/components/schemas/Line" } } },
+          },
+          Line: { type: "object", required: ["a", "b"], properties: {} },
+        },
+      },
+    });
+    const some = big.validate(body, { items: Array.from({ length: 60 }, () => ({})) });
+    expect(some?.errors).toHaveLength(MAX_REPORTED_ERRORS);
+    expect(some?.total).toBe(120);
+    const many = big.validate(body, { items: Array.from({ length: 100_000 }, () => ({})) });
+    expect(many?.total).toBe(MAX_COUNTED_ERRORS);
+  });
+
+  it("asks for a body when one is required", () => {
+    expect(validator.validate(body, undefined, { required: true })?.errors).toEqual([
+      { pointer: "", code: "required", message: "must have a JSON body" },
+    ]);
+    expect(validator.validate(body, undefined)).toBeNull();
+  });
+});
+
+describe("nestsDeeperThan", () => {
+  const bytes = (text: string) => new TextEncoder().encode(text);
+  it.each([
+    ['{"a":[[1]]}', 3, false],
+    ['{"a":[[[1]]]}', 3, true],
+    ['{"a":"[[[[[["}', 2, false],
+    ['{"a":"\\"[[[["}', 2, false],
+  ])("%s deeper than %i: %s", (text, max, expected) => {
+    expect(nestsDeeperThan(bytes(text), max)).toBe(expected);
+  });
+});

@@ -1,0 +1,210 @@
+// Request bodies checked against the OpenAPI document in bounded time and memory, for the server,
+// the mock and the CLI alike (CONTRACT section 7: at most 100 errors listed, `errors_total` beyond
+// that, arrays over `maxItems` refused before their items are validated, real calendar dates).
+//
+// Why not one Ajv `allErrors` call over the whole body, as express-openapi-validator does: Ajv's
+// cost grows faster than its error count within one call. Measured here (Ajv 8.20): one call over
+// 1,000 orders of 500 empty lines (2 million errors, a 1.5 MB body) took 29 s, 20,000 empty returns
+// took 26 s through the server; the same 2 million errors found line by line took 67 ms. So the
+// body is validated piecewise: the envelope of each object with its arrays' items left out, then
+// every array element on its own, recursively; and counting stops at MAX_COUNTED_ERRORS, which bounds
+// the work by the errors found, not by the body.
+import { Ajv2020, type ErrorObject, type ValidateFunction } from "ajv/dist/2020.js";
+import * as formatsModule from "ajv-formats";
+import { unstorableStringPointer } from "./http-contract.ts";
+
+export interface FieldError {
+  pointer: string;
+  code: string;
+  message: string;
+}
+
+/** What a validation found: the first errors (at most MAX_REPORTED_ERRORS) and how many in all. */
+export interface BodyProblems {
+  errors: FieldError[];
+  /** Errors found; counting stops at MAX_COUNTED_ERRORS, so a larger figure is never given. */
+  total: number;
+}
+
+export const MAX_REPORTED_ERRORS = 100;
+export const MAX_COUNTED_ERRORS = 1000;
+
+/** The `detail` of a `validation_failed` problem, saying when not every problem is listed. */
+export function validationFailedDetail(total: number): string {
+  if (total <= MAX_REPORTED_ERRORS) return "The request does not match the API schema.";
+  const count = total >= MAX_COUNTED_ERRORS ? `${MAX_COUNTED_ERRORS} or more` : String(total);
+  return `The request does not match the API schema: ${count} problems, the first ${MAX_REPORTED_ERRORS} listed.`;
+}
+
+type FormatsPlugin = (ajv: Ajv2020, options: { mode: "fast" | "full" }) => unknown;
+// ajv-formats is CommonJS: its plugin is the default export under bundlers and `.default.default`
+// under Node's own ESM loader in some toolchains; take whichever is a function.
+const addFormats = ((): FormatsPlugin => {
+  const m = formatsModule as unknown as { default?: unknown };
+  const candidates = [m.default, (m.default as { default?: unknown } | undefined)?.default, m];
+  return candidates.find((c) => typeof c === "function") as FormatsPlugin;
+})();
+
+/**
+ * Ajv as the API validates with: JSON Schema 2020-12, every problem of a value, defaults filled in,
+ * formats in full mode (`2025-02-30` and hour 24 are not dates; "fast" mode only checks the shape).
+ */
+export function createSpecAjv(options: { coerceTypes?: boolean } = {}): Ajv2020 {
+  const ajv = new Ajv2020({
+    strict: false,
+    strictNumbers: true,
+    strictTuples: true,
+    allowUnionTypes: false,
+    validateSchema: false,
+    coerceTypes: options.coerceTypes ?? false,
+    useDefaults: true,
+    removeAdditional: false,
+    allErrors: true,
+  });
+  addFormats(ajv, { mode: "full" });
+  return ajv;
+}
+
+/** RFC 6901: `~` is `~0` and `/` is `~1` inside a reference token. */
+export const escapeToken = (name: string) => name.replaceAll("~", "~0").replaceAll("/", "~1");
+
+/** Ajv's errors as the API reports them, pointers relative to `prefix`. */
+export function toFieldErrors(errors: readonly ErrorObject[], prefix = ""): FieldError[] {
+  return errors.map((e) => {
+    const params = e.params as {
+      missingProperty?: string;
+      additionalProperty?: string;
+      allowedValues?: unknown[];
+    };
+    const member = params.missingProperty ?? params.additionalProperty;
+    const path = member === undefined ? e.instancePath : `${e.instancePath}/${escapeToken(member)}`;
+    const message =
+      e.keyword === "enum" && params.allowedValues
+        ? `${e.message}: ${params.allowedValues.join(", ")}`
+        : (e.message ?? "is invalid");
+    return { pointer: prefix + path, code: e.keyword, message };
+  });
+}
+
+type Schema = Record<string, unknown>;
+
+/** How one schema is checked: its envelope, then each element of its arrays on its own. */
+interface Plan {
+  envelope: ValidateFunction;
+  /** Properties holding arrays of objects, with the plan for their elements and their maxItems. */
+  arrays: { name: string; maxItems: number | undefined; element: Plan }[];
+}
+
+const isObject = (v: unknown): v is Schema => v !== null && typeof v === "object" && !Array.isArray(v);
+
+/**
+ * Validates request bodies against the schemas of one OpenAPI document. `bodySchema` is an
+ * operation's request body schema as written in the document (`$ref`s into its components).
+ */
+export class BodyValidator {
+  readonly #ajv = createSpecAjv();
+  readonly #components: Record<string, unknown>;
+  readonly #plans = new WeakMap<object, Plan>();
+  readonly #id: string;
+
+  constructor(
+    document: { components?: { schemas?: Record<string, unknown> } },
+    id = "https://oisr.dev/openapi.json",
+  ) {
+    this.#id = id;
+    this.#components = document.components?.schemas ?? {};
+    this.#ajv.addSchema({ $id: id, components: { schemas: this.#components } });
+  }
+
+  validate(bodySchema: object, body: unknown, options: { required?: boolean } = {}): BodyProblems | null {
+    if (body === undefined) {
+      if (!options.required) return null;
+      return { errors: [{ pointer: "", code: "required", message: "must have a JSON body" }], total: 1 };
+    }
+    const found: FieldError[] = [];
+    let total = 0;
+    const report = (errors: FieldError[]) => {
+      total += errors.length;
+      for (const e of errors) if (found.length < MAX_REPORTED_ERRORS) found.push(e);
+    };
+    const run = (plan: Plan, value: unknown, prefix: string) => {
+      if (!plan.envelope(value)) report(toFieldErrors(plan.envelope.errors ?? [], prefix));
+      if (!isObject(value)) return;
+      for (const array of plan.arrays) {
+        const items = value[array.name];
+        // An array over its limit is refused as a whole (the envelope said so); its items are not read.
+        if (!Array.isArray(items) || (array.maxItems !== undefined && items.length > array.maxItems))
+          continue;
+        for (let i = 0; i < items.length && total < MAX_COUNTED_ERRORS; i++) {
+          run(array.element, items[i], `${prefix}/${escapeToken(array.name)}/${i}`);
+        }
+      }
+    };
+    run(this.#plan(bodySchema), body, "");
+    if (total === 0) {
+      // Valid JSON that no stored document can hold is refused like a schema violation.
+      const pointer = unstorableStringPointer(body);
+      if (pointer === null) return null;
+      report([
+        {
+          pointer,
+          code: "unsupported_character",
+          message: "must not contain U+0000 or a lone UTF-16 surrogate",
+        },
+      ]);
+    }
+    return { errors: found, total: Math.min(total, MAX_COUNTED_ERRORS) };
+  }
+
+  #resolve(schema: Schema): Schema {
+    let current = schema;
+    for (let hops = 0; typeof current.$ref === "string" && hops < 16; hops++) {
+      const name = /^#\/components\/schemas\/(.+)$/.exec(current.$ref as string)?.[1];
+      const target = name === undefined ? undefined : this.#components[name];
+      if (!isObject(target)) break;
+      current = target;
+    }
+    return current;
+  }
+
+  #rebase(schema: unknown): unknown {
+    if (Array.isArray(schema)) return schema.map((s) => this.#rebase(s));
+    if (!isObject(schema)) return schema;
+    const out: Schema = {};
+    for (const [key, value] of Object.entries(schema)) {
+      out[key] =
+        key === "$ref" && typeof value === "string" && value.startsWith("#/")
+          ? this.#id + value
+          : this.#rebase(value);
+    }
+    return out;
+  }
+
+  #plan(schema: object): Plan {
+    const cached = this.#plans.get(schema);
+    if (cached) return cached;
+    const resolved = this.#resolve(schema as Schema);
+    const properties = isObject(resolved.properties) ? resolved.properties : {};
+    const arrays: Plan["arrays"] = [];
+    const envelopeProperties: Schema = { ...properties };
+    for (const [name, property] of Object.entries(properties)) {
+      if (!isObject(property)) continue;
+      const array = this.#resolve(property);
+      if (array.type !== "array" || !isObject(array.items)) continue;
+      const element = this.#resolve(array.items);
+      if (element.type !== "object") continue;
+      // The envelope keeps the array's own rules (type, minItems, maxItems) and leaves its items out.
+      const { items: _items, ...arrayRules } = array;
+      envelopeProperties[name] = arrayRules;
+      arrays.push({
+        name,
+        maxItems: typeof array.maxItems === "number" ? array.maxItems : undefined,
+        element: this.#plan(array.items),
+      });
+    }
+    const envelopeSchema = arrays.length > 0 ? { ...resolved, properties: envelopeProperties } : resolved;
+    const plan: Plan = { envelope: this.#ajv.compile(this.#rebase(envelopeSchema) as Schema), arrays };
+    this.#plans.set(schema, plan);
+    return plan;
+  }
+}

@@ -1,0 +1,64 @@
+// Request bodies: bounded before they are parsed (size, nesting, how many large ones at once) and
+// validated with the shared bounded validator of @oisr/domain, not by express-openapi-validator,
+// whose single Ajv `allErrors` pass costs tens of seconds on a 300 KB body of empty items (see
+// packages/domain/src/body-validator.ts). The OpenAPI middleware still checks parameters, headers
+// and content types; it is handed the document with its request-body schemas emptied.
+import { BodyValidator, type FieldError, validationFailedDetail } from "@oisr/domain";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import type { OpenApiDocument } from "../spec.ts";
+import { HttpProblem } from "./problem.ts";
+
+type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> } };
+
+const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
+
+type BodySchemas = Map<string, { schema: object; required: boolean }>;
+
+/**
+ * The document for express-openapi-validator, with every JSON request body's schema emptied (the
+ * body is still parsed and its content type checked), and the schemas it had, by
+ * `METHOD /base/path/{template}` as the validator reports the route it matched.
+ */
+export function splitBodySchemas(spec: OpenApiDocument): {
+  forParameters: OpenApiDocument;
+  bodySchemas: BodySchemas;
+} {
+  const forParameters = structuredClone(spec) as {
+    servers?: { url: string }[];
+    paths?: Record<string, Record<string, Operation>>;
+  };
+  const base = new URL(forParameters.servers?.[0]?.url ?? "http://localhost/").pathname.replace(/\/$/, "");
+  const bodySchemas: BodySchemas = new Map();
+  for (const [path, item] of Object.entries(forParameters.paths ?? {})) {
+    for (const method of METHODS) {
+      const media = item[method]?.requestBody?.content?.["application/json"];
+      if (!media?.schema) continue;
+      bodySchemas.set(`${method.toUpperCase()} ${base}${path}`, {
+        schema: media.schema,
+        required: item[method]?.requestBody?.required === true,
+      });
+      media.schema = {};
+    }
+  }
+  return { forParameters: forParameters as OpenApiDocument, bodySchemas };
+}
+
+export function validationFailed(errors: FieldError[], total: number) {
+  return new HttpProblem(400, "validation_failed", validationFailedDetail(total), {
+    errors,
+    errorsTotal: total,
+  });
+}
+
+/** After the OpenAPI middleware: checks the body of operations that take one. */
+export function bodyValidation(spec: OpenApiDocument, bodySchemas: BodySchemas): RequestHandler {
+  const validator = new BodyValidator(spec as never);
+  return (req: Request, _res: Response, next: NextFunction) => {
+    const route = (req as Request & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
+    const body = route === undefined ? undefined : bodySchemas.get(`${req.method} ${route}`);
+    if (!body) return next();
+    const problems = validator.validate(body.schema, req.body, { required: body.required });
+    if (problems) throw validationFailed(problems.errors, problems.total);
+    next();
+  };
+}

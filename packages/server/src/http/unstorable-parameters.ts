@@ -1,0 +1,30 @@
+// Strings from the path and the query reach SQL as parameters; PostgreSQL cannot hold U+0000 in
+// text (nor a lone surrogate, once encoded), and answered such calls with 500 (issue 14). A path id
+// holding one names nothing that can exist (404, as the mock answers); a query value is refused
+// like a body value (400).
+import { unstorableStringPointer } from "@oisr/domain";
+import type { NextFunction, Request, Response } from "express";
+import { validationFailed } from "./body-validation.ts";
+import { HttpProblem } from "./problem.ts";
+
+export function unstorableParameters(req: Request, _res: Response, next: NextFunction): void {
+  const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi
+    ?.pathParams;
+  if (pathParams && unstorableStringPointer(pathParams) !== null) {
+    throw new HttpProblem(404, "not_found", "No such resource or path.");
+  }
+  const pointer = unstorableStringPointer(req.query);
+  if (pointer !== null) {
+    throw validationFailed(
+      [
+        {
+          pointer: `/query${pointer}`,
+          code: "unsupported_character",
+          message: "must not contain U+0000 or a lone UTF-16 surrogate",
+        },
+      ],
+      1,
+    );
+  }
+  next();
+}
