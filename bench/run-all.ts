@@ -56,6 +56,12 @@ const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }
     timeoutS: 900,
   },
   {
+    name: "hostile-input",
+    file: "hostile-input.ts",
+    what: "issue 14: worst bodies' server CPU; 40 concurrent 5 MiB bodies against RSS and /healthz",
+    timeoutS: 600,
+  },
+  {
     name: "sdk-overhead",
     file: "sdk-overhead.ts",
     what: "SDK overhead against raw fetch (colleague's)",
