@@ -103,3 +103,18 @@ describe("nestsDeeperThan", () => {
     expect(nestsDeeperThan(bytes(text), max)).toBe(expected);
   });
 });
+
+describe("BodyValidator.validateInSlices", () => {
+  it("finds what validate finds, handing the thread back between slices", async () => {
+    const value = { items: [{ lines: [{}, {}] }, { at: "x", lines: [] }, {}] };
+    let pauses = 0;
+    const sliced = await validator.validateInSlices(body, structuredClone(value), {
+      sliceMs: 0,
+      pause: async () => {
+        pauses++;
+      },
+    });
+    expect(sliced).toEqual(validator.validate(body, structuredClone(value)));
+    expect(pauses).toBeGreaterThan(0);
+  });
+});

@@ -116,7 +116,43 @@ export class BodyValidator {
     this.#ajv.addSchema({ $id: id, components: { schemas: this.#components } });
   }
 
+  /** Validates at once: for the small bodies of the mock and the CLI. */
   validate(bodySchema: object, body: unknown, options: { required?: boolean } = {}): BodyProblems | null {
+    const steps = this.#steps(bodySchema, body, options);
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+    }
+  }
+
+  /**
+   * Validates in slices of about `sliceMs`, handing the thread back between them (`pause`), so a
+   * server keeps answering other calls (a liveness probe above all) while a 5 MB body is checked.
+   */
+  async validateInSlices(
+    bodySchema: object,
+    body: unknown,
+    options: { required?: boolean; sliceMs?: number; pause: () => Promise<void> },
+  ): Promise<BodyProblems | null> {
+    const sliceMs = options.sliceMs ?? 10;
+    const steps = this.#steps(bodySchema, body, options);
+    let sliceStart = performance.now();
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return step.value;
+      if (performance.now() - sliceStart >= sliceMs) {
+        await options.pause();
+        sliceStart = performance.now();
+      }
+    }
+  }
+
+  /** The validation, yielding after each array element so a caller can pause between them. */
+  *#steps(
+    bodySchema: object,
+    body: unknown,
+    options: { required?: boolean },
+  ): Generator<void, BodyProblems | null> {
     if (body === undefined) {
       if (!options.required) return null;
       return { errors: [{ pointer: "", code: "required", message: "must have a JSON body" }], total: 1 };
@@ -127,7 +163,7 @@ export class BodyValidator {
       total += errors.length;
       for (const e of errors) if (found.length < MAX_REPORTED_ERRORS) found.push(e);
     };
-    const run = (plan: Plan, value: unknown, prefix: string) => {
+    const run = function* (plan: Plan, value: unknown, prefix: string): Generator<void> {
       if (!plan.envelope(value)) report(toFieldErrors(plan.envelope.errors ?? [], prefix));
       if (!isObject(value)) return;
       for (const array of plan.arrays) {
@@ -136,11 +172,12 @@ export class BodyValidator {
         if (!Array.isArray(items) || (array.maxItems !== undefined && items.length > array.maxItems))
           continue;
         for (let i = 0; i < items.length && total < MAX_COUNTED_ERRORS; i++) {
-          run(array.element, items[i], `${prefix}/${escapeToken(array.name)}/${i}`);
+          yield* run(array.element, items[i], `${prefix}/${escapeToken(array.name)}/${i}`);
+          yield;
         }
       }
     };
-    run(this.#plan(bodySchema), body, "");
+    yield* run(this.#plan(bodySchema), body, "");
     if (total === 0) {
       // Valid JSON that no stored document can hold is refused like a schema violation.
       const pointer = unstorableStringPointer(body);
