@@ -1,9 +1,11 @@
 // @oisr/mock-server/browser: the mock in a browser through msw's service worker. Copy msw's
 // worker script into your public folder once: `npx msw init public/`.
+
 import { type SetupWorker, type StartOptions, setupWorker } from "msw/browser";
 import { createMock } from "../mock.ts";
 import type { MockOptions } from "../options.ts";
 import type { Mock } from "../public-types.ts";
+import { unhandledStrategy } from "../unhandled-strategy.ts";
 
 export interface MockWorker extends Mock {
   worker: SetupWorker;
@@ -32,9 +34,9 @@ export function setupMockWorker(options: MockOptions = {}): MockWorker {
       const { onUnhandledRequest, ...rest } = startOptions;
       return worker.start({
         ...rest,
-        ...(onUnhandledRequest !== undefined && rest.onUnhandledFrame === undefined
-          ? { onUnhandledFrame: onUnhandledRequest }
-          : {}),
+        // msw 2 reads `onUnhandledRequest`, msw 3 `onUnhandledFrame` (and ignores the old name):
+        // give each the strategy under the name it reads.
+        ...unhandledStrategy(onUnhandledRequest ?? rest.onUnhandledFrame),
       });
     },
     stop: () => worker.stop(),

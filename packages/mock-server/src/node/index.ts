@@ -1,10 +1,12 @@
 // @oisr/mock-server/node: the mock under msw's `setupServer` (tests in Node: vitest, jest,
 // node:test), and the standalone HTTP server behind the `oisr-mock` bin.
+
 import type { SharedOptions } from "msw";
 import { type SetupServer, setupServer } from "msw/node";
 import { createMock } from "../mock.ts";
 import type { MockOptions } from "../options.ts";
 import type { Mock } from "../public-types.ts";
+import { unhandledStrategy } from "../unhandled-strategy.ts";
 
 export type { StandaloneOptions, StandaloneServer } from "./standalone.ts";
 export { startMockServer } from "./standalone.ts";
@@ -43,9 +45,9 @@ export function setupMockServer(options: MockOptions = {}): MockServer {
       // msw 3 silently ignores the old name; honour it rather than let a test lose its safety net.
       server.listen({
         ...rest,
-        ...(onUnhandledRequest !== undefined && rest.onUnhandledFrame === undefined
-          ? { onUnhandledFrame: onUnhandledRequest }
-          : {}),
+        // msw 2 reads `onUnhandledRequest`, msw 3 `onUnhandledFrame` (and ignores the old name):
+        // give each the strategy under the name it reads.
+        ...unhandledStrategy(onUnhandledRequest ?? rest.onUnhandledFrame),
       });
     },
     close: () => server.close(),
