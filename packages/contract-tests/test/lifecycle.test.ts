@@ -180,6 +180,22 @@ describe.each(targets)("lifecycle — $name", (target) => {
     expect(ret.version).toBe(3);
   });
 
+  it("a resource's created_at and updated_at are not later than its request's completed_at", async () => {
+    const c = await h.account();
+    for (let i = 0; i < 5; i++) {
+      const o = order();
+      const record = await c.ingestAndWait("/ingest/orders", { orders: [o] });
+      succeeded(record);
+      const stored = (await c.get(`/orders/${o.external_id}`)).body;
+      expect(
+        Date.parse(stored.created_at),
+        JSON.stringify([stored.created_at, record.completed_at]),
+      ).toBeLessThanOrEqual(Date.parse(record.completed_at));
+      expect(Date.parse(stored.updated_at)).toBeLessThanOrEqual(Date.parse(record.completed_at));
+      expect(Date.parse(record.started_at)).toBeLessThanOrEqual(Date.parse(record.completed_at));
+    }
+  });
+
   it("resources are found by server id and by external_id; the server id is tried first", async () => {
     const c = await h.account();
     const a = await anOrder(c);

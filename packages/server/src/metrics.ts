@@ -13,7 +13,9 @@ export function createMetrics(stats: () => Promise<QueueStats>) {
     return reading;
   };
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry, prefix: "oisr_process_" });
+  // prom-client names its defaults process_* and nodejs_*: one prefix keeps them oisr_process_cpu_…,
+  // not oisr_process_process_cpu_….
+  collectDefaultMetrics({ register: registry, prefix: "oisr_" });
   const registers = [registry];
   const queueGauge = (name: string, help: string, pick: (stats: QueueStats) => number) =>
     new Gauge({

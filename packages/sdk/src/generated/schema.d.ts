@@ -1899,8 +1899,9 @@ export interface components {
         /**
          * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
          *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-         *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-         *     ignored, never rejected.
+         *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+         *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+         *     header this long is not a trace context (version 00 is 55 characters).
          * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
          */
         Traceparent: string;
@@ -2015,8 +2016,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2072,8 +2074,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2129,8 +2132,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2186,8 +2190,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2243,8 +2248,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2328,8 +2334,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2367,8 +2374,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2442,8 +2450,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2481,8 +2490,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2550,8 +2560,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2589,8 +2600,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2658,8 +2670,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2710,8 +2723,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2749,8 +2763,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2799,8 +2814,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2845,8 +2861,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2889,8 +2906,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2941,8 +2959,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -2987,8 +3006,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -3046,8 +3066,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];
@@ -3092,8 +3113,9 @@ export interface operations {
                 /**
                  * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
                  *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
-                 *     when it is missing or invalid, the server makes a new trace id. An invalid value is
-                 *     ignored, never rejected.
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
                  * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
                  */
                 traceparent?: components["parameters"]["Traceparent"];

@@ -162,8 +162,12 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
      * Records the outcome of every request of an apply transaction, as its last statement, and
      * takes them out of the account's open count. Fenced: if another worker has taken the account
      * over, nothing is recorded and the transaction must roll back (`LeaseLost`).
+     *
+     * `appliedAt` is the time stamped on the resources the stage wrote: `completed_at` is never
+     * earlier. `now()` is the transaction's start, before the resources' stamps (a resource's
+     * `created_at` read 19–99 ms after its request's `completed_at`).
      */
-    async finishStage(tx: Tx, accountId: string, outcomes: Outcome[]): Promise<void> {
+    async finishStage(tx: Tx, accountId: string, outcomes: Outcome[], appliedAt: string): Promise<void> {
       const rows = outcomes.map((o) =>
         o.status === "succeeded"
           ? { id: o.id, status: o.status, result: o.result, errors: null }
@@ -176,7 +180,8 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                where account_id = ${accountId} and lease_owner = ${workerId}
               returning account_id)
             update requests r
-               set status = u.status, completed_at = now(), result = u.result, errors = u.errors
+               set status = u.status, result = u.result, errors = u.errors,
+                   completed_at = greatest(clock_timestamp(), ${appliedAt}::timestamptz)
               from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(id uuid, status text, result jsonb, errors jsonb)
              where r.account_id = ${accountId} and r.id = u.id and r.status = 'processing'
                and exists (select 1 from fence)

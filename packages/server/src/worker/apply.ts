@@ -89,7 +89,7 @@ export async function applyStage(
           ? { id, status: "succeeded", result: r.result }
           : { id, status: "failed", errors: r.errors };
       });
-      await queue.finishStage(tx, accountId, finished);
+      await queue.finishStage(tx, accountId, finished, now);
       emitted = outbox.length > 0;
       return {
         kind: "applied",
