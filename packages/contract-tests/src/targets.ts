@@ -83,11 +83,28 @@ async function freshPgliteDir(): Promise<{ dir: string; drop(): Promise<void> }>
   return { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
-function serverTarget(name: string, databaseUrl: string | undefined): Target {
+/** The same database through a transaction pooler: `pooler` is its URL (any database name). */
+function pooledUrl(directUrl: string, pooler: string): string {
+  const url = new URL(directUrl);
+  const via = new URL(pooler);
+  url.host = via.host;
+  return url.toString();
+}
+
+function serverTarget(name: string, databaseUrl: string | undefined, pooler?: string): Target {
   return {
     name,
     async start(env = {}) {
       const db = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
+      // Behind PgBouncer in transaction mode, as a managed PostgreSQL would put it; LISTEN direct.
+      const pooling =
+        db && pooler
+          ? {
+              DATABASE_URL: pooledUrl(db.url, pooler),
+              OISR_DATABASE_POOLING: "transaction",
+              OISR_LISTEN_DATABASE_URL: db.url,
+            }
+          : {};
       const pglite = databaseUrl ? undefined : await freshPgliteDir();
       const config = loadConfig({
         PORT: "0",
@@ -97,6 +114,7 @@ function serverTarget(name: string, databaseUrl: string | undefined): Target {
         OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
         OISR_RETRY_BASE_MS: "50",
         ...(db ? { DATABASE_URL: db.url } : {}),
+        ...pooling,
         ...env,
       });
       const server = await startServer(config);
@@ -125,6 +143,16 @@ function serverTarget(name: string, databaseUrl: string | undefined): Target {
 export const targets: Target[] = [
   serverTarget("server (PGlite)", undefined),
   ...(process.env.DATABASE_URL ? [serverTarget("server (PostgreSQL)", process.env.DATABASE_URL)] : []),
+  // OISR_PGBOUNCER_URL: a PgBouncer in transaction mode in front of DATABASE_URL (scripts/pgbouncer.sh).
+  ...(process.env.DATABASE_URL && process.env.OISR_PGBOUNCER_URL
+    ? [
+        serverTarget(
+          "server (PostgreSQL via PgBouncer, transaction pooling)",
+          process.env.DATABASE_URL,
+          process.env.OISR_PGBOUNCER_URL,
+        ),
+      ]
+    : []),
   mockTarget("mock (in-process msw)"),
   mockTarget("mock (standalone)"),
 ];

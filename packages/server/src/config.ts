@@ -9,6 +9,10 @@ export interface Config {
   host: string;
   role: Role;
   databaseUrl: string | undefined;
+  /** `transaction` when DATABASE_URL goes through a transaction pooler (PgBouncer); see db/postgres.ts. */
+  databasePooling: "none" | "transaction";
+  /** Direct or session-pooled URL for LISTEN under transaction pooling; without it, short polling. */
+  listenDatabaseUrl: string | undefined;
   dataDir: string;
   logLevel: string;
   rateLimits: Record<RateLimitScope, number>;
@@ -74,6 +78,12 @@ function int(value: string | undefined, fallback: number, name: string): number 
   return n;
 }
 
+function pooling(value: string | undefined): Config["databasePooling"] {
+  if (value === undefined || value === "" || value === "none") return "none";
+  if (value === "transaction") return "transaction";
+  throw new Error(`OISR_DATABASE_POOLING must be none or transaction`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const role = (env.OISR_ROLE ?? "all") as Role;
   if (!["api", "worker", "all"].includes(role)) throw new Error(`OISR_ROLE must be api, worker or all`);
@@ -88,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? "127.0.0.1",
     role,
     databaseUrl: env.DATABASE_URL || undefined,
+    databasePooling: pooling(env.OISR_DATABASE_POOLING),
+    listenDatabaseUrl: env.OISR_LISTEN_DATABASE_URL || undefined,
     dataDir: env.OISR_DATA_DIR ?? "./.oisr-data",
     logLevel: env.LOG_LEVEL ?? "info",
     rateLimits: parseRateLimits(env.OISR_RATE_LIMITS),

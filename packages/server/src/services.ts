@@ -8,9 +8,15 @@ import { createResourceStore } from "./store/resources.ts";
 
 /** `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's. */
 export async function openServices(
-  config: Pick<Config, "databaseUrl" | "dataDir"> & Partial<Pick<Config, "rateLimits">>,
+  config: Pick<Config, "databaseUrl" | "dataDir"> &
+    Partial<Pick<Config, "rateLimits" | "databasePooling" | "listenDatabaseUrl">>,
 ) {
-  const database: Database = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir });
+  const database: Database = await openDatabase({
+    databaseUrl: config.databaseUrl,
+    dataDir: config.dataDir,
+    ...(config.databasePooling ? { pooling: config.databasePooling } : {}),
+    ...(config.listenDatabaseUrl ? { listenUrl: config.listenDatabaseUrl } : {}),
+  });
   const requests = createRequestStore(database);
   return {
     database,

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrationsFolder } from "./client.ts";
+import { migrationsFolder } from "./database.ts";
 
 let cached: Promise<Blob> | undefined;
 

@@ -1,0 +1,69 @@
+// Transaction-pooler mode (OISR_DATABASE_POOLING=transaction) without a LISTEN connection: wake-ups
+// come from short polling, and a request still goes from 202 to succeeded. Through PgBouncer when
+// OISR_PGBOUNCER_URL is set (scripts/pgbouncer.sh), else straight to PostgreSQL in the same mode.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../config.ts";
+import { type RunningServer, startServer } from "../server.ts";
+import { freshDatabase } from "./fresh-database.ts";
+import { POLL_PAYLOAD } from "./postgres.ts";
+
+const adminUrl = process.env.DATABASE_URL;
+
+describe.runIf(adminUrl)("PostgreSQL behind a transaction pooler, no LISTEN connection", () => {
+  let fresh: { url: string; drop(): Promise<void> };
+  let server: RunningServer;
+  beforeAll(async () => {
+    fresh = await freshDatabase(adminUrl as string);
+    const url = new URL(fresh.url);
+    if (process.env.OISR_PGBOUNCER_URL) url.host = new URL(process.env.OISR_PGBOUNCER_URL).host;
+    server = await startServer(
+      loadConfig({
+        DATABASE_URL: url.toString(),
+        OISR_DATABASE_POOLING: "transaction",
+        PORT: "0",
+        LOG_LEVEL: "silent",
+      }),
+    );
+  });
+  afterAll(async () => {
+    await server?.close();
+    await fresh?.drop();
+  });
+
+  it("wakes listeners by polling", async () => {
+    const heard: string[] = [];
+    const stop = await server.services.database.listen("oisr_probe", (payload) => heard.push(payload));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await stop();
+    expect(heard.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(heard)).toEqual(new Set([POLL_PAYLOAD]));
+  });
+
+  it("applies an accepted request", async () => {
+    const { token } = await server.services.accounts.createAccount("pooled");
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const order = {
+      external_id: "POOL-1",
+      source: "shop",
+      currency: "EUR",
+      placed_at: "2025-01-01T00:00:00Z",
+      ship_to: { name: "A", line1: "1 Road", city: "Berlin", country: "DE" },
+      lines: [{ line_id: "1", sku: "S", quantity: 1, unit_price: "1.00" }],
+      source_updated_at: "2025-01-01T00:00:00Z",
+    };
+    const ack = await fetch(`${server.url}/ingest/orders`, {
+      method: "POST",
+      headers,
+      body: JSON.stringify({ orders: [order] }),
+    });
+    expect(ack.status).toBe(202);
+    const { request_id } = (await ack.json()) as { request_id: string };
+    let status = "pending";
+    for (let i = 0; i < 200 && status !== "succeeded"; i++) {
+      const record = await fetch(`${server.url}/requests/${request_id}`, { headers });
+      status = ((await record.json()) as { status: string }).status;
+      if (status !== "succeeded") await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    expect(status).toBe("succeeded");
+  });
+});

@@ -1,0 +1,114 @@
+// PostgreSQL through postgres.js, directly or behind a transaction pooler (PgBouncer in
+// `pool_mode = transaction`, as managed offerings put in front by default).
+//
+// Behind a transaction pooler each transaction (or lone statement) may run on another server
+// connection, so nothing may outlive one: no protocol-level prepared statements (PgBouncer 1.18, the
+// one Debian ships, forwards them to connections that never saw them: "prepared statement … does not
+// exist"), no session advisory locks, no LISTEN. Every lock and `set local` here is
+// transaction-scoped, and NOTIFY (sent at commit) goes through the pooler fine; only LISTEN needs a
+// connection of its own: `listenUrl` (direct or session-pooled), or else short polling.
+import { type SQL, sql } from "drizzle-orm";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import { PgDialect } from "drizzle-orm/pg-core";
+import type postgresType from "postgres";
+import { type Database, type DatabaseOptions, type Db, type Executor, migrationsFolder } from "./database.ts";
+import * as schema from "./schema.ts";
+
+/** Key of the transaction advisory lock held while migrating ("oisr" + "mig" as bytes). */
+const MIGRATION_LOCK_KEY = 0x6f697372_6d6967n;
+
+/**
+ * How often a process without LISTEN looks for work (the payload its listeners get). A wake-up is
+ * one cheap query per worker and dispatcher; 50 ms keeps 202 → succeeded within the pooler goal.
+ */
+export const POLL_INTERVAL_MS = 50;
+export const POLL_PAYLOAD = "oisr:poll";
+
+type Sql = ReturnType<typeof postgresType>;
+
+function connect(postgres: typeof postgresType, url: string, max: number, prepare: boolean): Sql {
+  return postgres(url, {
+    max,
+    prepare,
+    onnotice: () => {},
+    connect_timeout: 5,
+    // Keep idle connections short-lived so a restarted server is noticed quickly.
+    idle_timeout: 30,
+    // Reconnect delay in seconds. The driver's default grows with the failures of the whole pool up to
+    // 20 s, so after a database restart calls would wait that long for a connection instead of a
+    // quick 503, and keep waiting after the database is back.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 1),
+  });
+}
+
+/**
+ * drizzle's migrator creates its schema and table and applies the journal without a lock, so two
+ * processes starting at once on an empty database both ran migration 0000 and one died on a
+ * duplicate type or schema (issue 14: 4 of 6 rounds). Here the whole migration runs in one
+ * transaction that first takes a transaction advisory lock: the others wait, then find every
+ * migration applied. Transaction-scoped, so it holds behind a transaction pooler too.
+ */
+async function migrateSerialised(db: Db): Promise<void> {
+  const dialect = new PgDialect();
+  const migrations = readMigrationFiles({ migrationsFolder });
+  await db.transaction(async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${MIGRATION_LOCK_KEY.toString()}::bigint)`);
+    // The migrator's session, on this transaction: its own "transaction" is this one.
+    const session = {
+      execute: (query: SQL) => tx.execute(query),
+      all: async (query: SQL) => [...((await tx.execute(query)) as unknown as unknown[])],
+      transaction: (run: (t: typeof tx) => Promise<void>) => run(tx),
+    };
+    await dialect.migrate(migrations, session as never, { migrationsFolder });
+  });
+}
+
+export async function openPostgres(url: string, options: DatabaseOptions): Promise<Database> {
+  const { default: postgres } = await import("postgres");
+  const { drizzle } = await import("drizzle-orm/postgres-js");
+  const pooled = options.pooling === "transaction";
+  const client = connect(postgres, url, options.maxConnections ?? 10, !pooled);
+  const db = drizzle({ client, schema }) as unknown as Db;
+  await migrateSerialised(db);
+  // LISTEN on a connection of its own: the pool's own on a direct URL, a separate one behind a pooler.
+  const listener = !pooled
+    ? client
+    : options.listenUrl
+      ? connect(postgres, options.listenUrl, 1, true)
+      : undefined;
+  const dialect = new PgDialect();
+  return {
+    db,
+    driver: "postgres",
+    // drizzle runs every statement unprepared: parse and describe, then bind and execute, two round
+    // trips and a fresh plan each time. The statements sent here each have one fixed text (rows
+    // travel as array or JSON parameters, decision 005), so postgres.js prepares each once per
+    // connection and later calls are one round trip (not behind a transaction pooler: the client's
+    // `prepare: false` wins). The executor's own connection is used, so a statement inside a
+    // transaction stays in it.
+    rows: async <T>(query: SQL, executor: Executor = db) => {
+      const { sql: text, params } = dialect.sqlToQuery(query);
+      const connection = (executor._.session as unknown as { client: Sql }).client;
+      return (await connection.unsafe(text, params as never[], { prepare: true })) as unknown as T[];
+    },
+    notify: async (channel, payload = "") => {
+      await client.notify(channel, payload);
+    },
+    listen: async (channel, onNotify) => {
+      if (listener) {
+        const { unlisten } = await listener.listen(channel, onNotify);
+        return unlisten;
+      }
+      const timer = setInterval(() => onNotify(POLL_PAYLOAD), POLL_INTERVAL_MS);
+      timer.unref();
+      return async () => clearInterval(timer);
+    },
+    ping: async () => {
+      await client`select 1`;
+    },
+    close: async () => {
+      if (listener && listener !== client) await listener.end({ timeout: 5 });
+      await client.end({ timeout: 5 });
+    },
+  };
+}
