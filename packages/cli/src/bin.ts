@@ -4,10 +4,14 @@ import { main } from "./main.ts";
 
 const controller = new AbortController();
 let interrupts = 0;
+// The first Ctrl-C asks the command to stop cleanly (ingest says so above its progress bar and
+// finishes what is in flight); a second one quits at once.
 const interrupt = () => {
   interrupts += 1;
-  if (interrupts > 1) process.exit(130);
-  process.stderr.write("\nStopping: finishing requests in flight (Ctrl-C again to quit at once)…\n");
+  if (interrupts > 1) {
+    process.stderr.write("\n");
+    process.exit(130);
+  }
   controller.abort();
 };
 process.on("SIGINT", interrupt);

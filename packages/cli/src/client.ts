@@ -11,6 +11,13 @@ export const CONNECTION_OPTIONS = {
   token: { type: "string" },
 } as const;
 
+const baseUrls = new WeakMap<Io, string>();
+
+/** The API root a command connected to (for error messages), if it got that far. */
+export function baseUrlOf(io: Io): string | undefined {
+  return baseUrls.get(io);
+}
+
 export interface HttpStats {
   requests: number;
   byStatus: Record<string, number>;
@@ -22,8 +29,11 @@ export function connect(
   options: { throttle?: boolean } = {},
 ): { client: OisrClient; stats: HttpStats; baseUrl: string } {
   const baseUrl = values["base-url"] ?? io.env.OISR_BASE_URL ?? DEFAULT_BASE_URL;
+  if (!/^https?:\/\//i.test(baseUrl) || !URL.canParse(baseUrl))
+    throw new UsageError(`the base URL must be an http(s) URL such as ${DEFAULT_BASE_URL}, not "${baseUrl}"`);
   const token = values.token ?? io.env.OISR_TOKEN;
   if (!token) throw new UsageError("no token: pass --token or set OISR_TOKEN");
+  baseUrls.set(io, baseUrl);
   const stats: HttpStats = { requests: 0, byStatus: {} };
   const inner = io.fetch ?? ((request: Request) => fetch(request));
   const client = createClient({

@@ -15,8 +15,10 @@ export const EXIT = {
   itemsFailed: 1,
   error: 1,
   usage: 2,
-  /** The run did not finish (error or interruption); running it again resumes. */
+  /** The run did not finish (error or interruption); when it saved its state, running it again resumes. */
   incomplete: 3,
+  /** A command other than ingest was stopped by Ctrl-C (128 + SIGINT). */
+  interrupted: 130,
 } as const;
 
 export function writeLine(stream: NodeJS.WritableStream, text: string): void {

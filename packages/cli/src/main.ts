@@ -1,5 +1,6 @@
 // Dispatches `oisr <command>`; every command returns its exit status.
 import packageJson from "../package.json" with { type: "json" };
+import { baseUrlOf } from "./client.ts";
 import { ingestCommand } from "./commands/ingest.ts";
 import { ordersCommand } from "./commands/orders-watch.ts";
 import { requestsCommand } from "./commands/requests.ts";
@@ -17,7 +18,13 @@ Commands:
 
 Connection: --base-url URL (or OISR_BASE_URL, default http://127.0.0.1:8080/v2),
             --token TOKEN (or OISR_TOKEN).
-Run "oisr <command> --help" for a command's options.`;
+
+Examples:
+  oisr ingest orders orders.jsonl --report failures.jsonl
+  oisr requests get 019593ed-b960-7678-bfcc-cf7dbea23c69
+  oisr orders watch --cursor-file orders.cursor
+
+Run "oisr <command> --help" for a command's options and more examples.`;
 
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   ingest: ingestCommand,
@@ -47,7 +54,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const code = (error as { code?: unknown }).code;
     const usage =
       error instanceof UsageError || (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS"));
-    writeLine(io.stderr, `oisr ${name}: ${describeError(error)}`);
+    if (!usage && io.signal.aborted && error === io.signal.reason) {
+      writeLine(io.stderr, `oisr ${name}: interrupted`);
+      return EXIT.interrupted;
+    }
+    writeLine(io.stderr, `oisr ${name}: ${describeError(error, { baseUrl: baseUrlOf(io) })}`);
     if (usage) return EXIT.usage;
     // An import that stopped on an error can be resumed; other commands simply failed.
     return name === "ingest" ? EXIT.incomplete : EXIT.error;

@@ -1,10 +1,11 @@
 // `oisr ingest orders|inventory|shipments|returns|dispositions FILE`
-import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
+import { ApiError, ConnectionError } from "@oisr/sdk";
 import { CONNECTION_OPTIONS, connect } from "../client.ts";
-import { createProgressView } from "../ingest/progress.ts";
+import { CannotReachError, describeError } from "../errors.ts";
+import { createProgressView, formatDuration } from "../ingest/progress.ts";
 import { writeReport } from "../ingest/report.ts";
-import { runImport } from "../ingest/run.ts";
+import { ImportFailed, type ImportResult, runImport } from "../ingest/run.ts";
 import { createValidator, fetchSpec, type ItemValidator } from "../ingest/validate.ts";
 import { EXIT, type Io, writeLine } from "../io.ts";
 import { type Format, KINDS, type Kind, UsageError } from "../sources/open.ts";
@@ -29,8 +30,40 @@ Options:
   --base-url URL           API root with /v2 (default $OISR_BASE_URL or ${"http://127.0.0.1:8080/v2"})
   --token TOKEN            account token (default $OISR_TOKEN)
 
+Examples:
+  oisr ingest orders orders.jsonl --report failures.jsonl
+  oisr ingest inventory stock.csv --batch-size 200 --concurrency 2
+  oisr ingest orders orders.jsonl          (again, after Ctrl-C or an error: resumes)
+
 Exit status: 0 all items succeeded, 1 some failed (see --report), 2 usage error,
-3 the run did not finish (interrupted or an error); run the same command again to resume.`;
+3 the run did not finish (interrupted, or an error such as a refused token or an
+unreachable API); when it printed "State saved", the same command resumes it.`;
+
+const STOPPING = "Stopping: finishing requests in flight (Ctrl-C again to quit at once)…";
+
+/** "Done: 12 succeeded, 0 failed of 12 items read; took 3.2 s (4 items/s)". */
+export function summaryLine(
+  result: Pick<ImportResult, "complete" | "counters">,
+  elapsedMs: number,
+  perSecond: number,
+  interrupted: boolean,
+): string {
+  const { counters } = result;
+  const status = result.complete ? "Done" : interrupted ? "Stopped (interrupted)" : "Stopped";
+  return (
+    `${status}: ${counters.succeeded} succeeded, ${counters.failed} failed of ${counters.read} items read;` +
+    ` took ${formatDuration(elapsedMs)} (${perSecond} items/s)` +
+    (counters.resumedBatches > 0 ? `; ${counters.resumedBatches} batches were already done` : "")
+  );
+}
+
+function resumeAdvice(error: unknown, baseUrl: string): string {
+  if (error instanceof ApiError && error.status === 401)
+    return "run the same command again with a valid token to resume.";
+  if (error instanceof ConnectionError || error instanceof CannotReachError)
+    return `run the same command again once ${baseUrl} answers to resume.`;
+  return "run the same command again to resume.";
+}
 
 function positiveInt(
   value: string | undefined,
@@ -85,6 +118,8 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
     else writeLine(io.stderr, `Could not load ${baseUrl}/openapi.json: items are validated by the API only.`);
   }
   const view = createProgressView({ stream: io.stderr, mode: progressMode as "bar" | "lines" | "none" });
+  const onInterrupt = () => view.note(STOPPING);
+  io.signal.addEventListener("abort", onInterrupt, { once: true });
   const started = performance.now();
   let result: Awaited<ReturnType<typeof runImport>>;
   try {
@@ -104,13 +139,22 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       validator,
     });
   } catch (error) {
-    view.stop();
-    const statePath = values.state ?? `${file}.oisr-state.json`;
-    if (existsSync(statePath))
-      writeLine(io.stderr, `State saved in ${statePath}: run the same command again to resume.`);
-    throw error;
+    // The bar ends before anything else is printed (erased if nothing got anywhere); then the
+    // error, then (only if there is something to resume) how to resume.
+    view.stop({ clear: !(error instanceof ImportFailed) || error.batchesRecorded === 0 });
+    if (!(error instanceof ImportFailed)) throw error;
+    if (error.cause instanceof UsageError) throw error.cause;
+    writeLine(io.stderr, `oisr ingest: ${describeError(error.cause, { baseUrl })}`);
+    if (error.resumable) {
+      writeLine(
+        io.stderr,
+        `State saved in ${error.statePath} (${error.batchesRecorded} ${error.batchesRecorded === 1 ? "batch" : "batches"} recorded): ${resumeAdvice(error.cause, baseUrl)}`,
+      );
+    }
+    return EXIT.incomplete;
   } finally {
     view.stop();
+    io.signal.removeEventListener("abort", onInterrupt);
   }
   const elapsedMs = performance.now() - started;
   const { counters, failures } = result;
@@ -118,12 +162,7 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
 
   const seconds = elapsedMs / 1000;
   const perSecond = seconds > 0 ? Math.round(counters.succeeded / seconds) : counters.succeeded;
-  writeLine(
-    io.stderr,
-    `${result.complete ? "Done" : "Stopped"} in ${seconds.toFixed(1)} s: ${counters.succeeded} succeeded, ${counters.failed} failed` +
-      ` of ${counters.read} items read (${perSecond} items/s)` +
-      (counters.resumedBatches > 0 ? `; ${counters.resumedBatches} batches were already done` : ""),
-  );
+  writeLine(io.stderr, summaryLine(result, elapsedMs, perSecond, io.signal.aborted));
   if (failures.length > 0) {
     if (values.report) writeLine(io.stderr, `Failed items: ${values.report}`);
     else {

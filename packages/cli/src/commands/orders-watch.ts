@@ -21,7 +21,11 @@ Options:
   --once              stop at the end of the feed instead of polling
   --base-url URL, --token TOKEN  (default $OISR_BASE_URL, $OISR_TOKEN)
 
-The last cursor is printed on stderr when the command stops (Ctrl-C, --once).`;
+The last cursor is printed on stderr when the command stops (Ctrl-C, --once).
+
+Examples:
+  oisr orders watch --cursor-file orders.cursor | my-consumer     (resumes where it stopped)
+  oisr orders watch --once > changed.jsonl                        (stop at the end of the feed)`;
 
 async function saveCursor(file: string, cursor: string): Promise<void> {
   await writeFile(`${file}.tmp`, `${cursor}\n`);

@@ -6,7 +6,10 @@ import { UsageError } from "../sources/open.ts";
 
 export const REQUESTS_HELP = `Usage: oisr requests get REQUEST_ID [--base-url URL] [--token TOKEN]
 
-Prints the request's processing record (status, result, errors) as JSON.`;
+Prints the request's processing record (status, result, errors) as JSON.
+
+Example:
+  oisr requests get 019593ed-b960-7678-bfcc-cf7dbea23c69`;
 
 export async function requestsCommand(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parseArgs({

@@ -59,6 +59,31 @@ export interface Counters {
   resumedBatches: number;
 }
 
+/** The run stopped on an error that running it again would meet again: it needs --fresh. */
+export class NotResumableError extends Error {
+  override name = "NotResumableError";
+}
+
+/** The run stopped on an error (the `cause`); says whether running it again resumes anything. */
+export class ImportFailed extends Error {
+  override name = "ImportFailed";
+  readonly statePath: string;
+  /** The state file records progress (batches sent or done) and was kept. */
+  readonly stateKept: boolean;
+  /** Batches that are done or acknowledged. */
+  readonly batchesRecorded: number;
+  constructor(cause: unknown, statePath: string, stateKept: boolean, batchesRecorded: number) {
+    super(cause instanceof Error ? cause.message : String(cause), { cause });
+    this.statePath = statePath;
+    this.stateKept = stateKept;
+    this.batchesRecorded = batchesRecorded;
+  }
+  /** Running the same command again picks up where this run stopped. */
+  get resumable(): boolean {
+    return this.stateKept && !(this.cause instanceof NotResumableError);
+  }
+}
+
 export interface ImportResult {
   /** Every batch reached a final outcome (false after an interruption). */
   complete: boolean;
@@ -163,7 +188,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     const content = sha256(hashed(batch.items).join("\n"));
     let entry = state.batches[batch.index];
     if (entry && entry.content !== content) {
-      throw new Error(
+      throw new NotResumableError(
         `${options.file} changed since the run that wrote ${statePath} (batch ${batch.index} differs); run with --fresh to import it anew`,
       );
     }
@@ -230,9 +255,12 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
             continue;
           }
           if (error instanceof ConflictError) {
-            throw new Error(`idempotency key ${key} of batch ${batch.index} was used with another body`, {
-              cause: error,
-            });
+            throw new NotResumableError(
+              `idempotency key ${key} of batch ${batch.index} was used with another body`,
+              {
+                cause: error,
+              },
+            );
           }
           throw error;
         }
@@ -311,12 +339,20 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     await batches.return(undefined);
     await store.save();
   }
-  if (fatal) throw fatal.error;
+  // What a later run can build on: batches acknowledged or done (this run's or an earlier one's).
+  const recorded = Object.values(state.batches).filter(
+    (b) => b.done || b.request_id !== undefined || b.excluded.length > 0,
+  ).length;
+  if (fatal) {
+    const keep = recorded > 0 || store.resumed;
+    if (!keep) await store.remove();
+    throw new ImportFailed(fatal.error, statePath, keep, recorded);
+  }
 
   const failures = [...invalid, ...Object.values(state.batches).flatMap((b) => b.failures)].sort(
     (a, b) => a.line - b.line,
   );
-  const stateKept = !complete || failures.length > 0;
+  const stateKept = (!complete && (recorded > 0 || store.resumed)) || failures.length > 0;
   if (!stateKept) await store.remove();
   counters.bytes = complete ? counters.totalBytes : counters.bytes;
   progress();

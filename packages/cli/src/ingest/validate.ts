@@ -3,6 +3,7 @@
 // items would take k+1 calls: the API answers 400 naming one problem at a time, and the CLI can
 // only set that item aside and resend. The API still validates everything it receives.
 import { BodyValidator } from "@oisr/domain";
+import { CannotReachError, isNetworkFailure } from "../errors.ts";
 import type { Kind } from "../sources/open.ts";
 import type { SourceItem } from "../sources/types.ts";
 import { mapErrors } from "./pointers.ts";
@@ -40,13 +41,23 @@ export function createValidator(spec: unknown, kind: Kind): ItemValidator {
   };
 }
 
-/** The API's spec from `${baseUrl}/openapi.json`, or undefined when it cannot be had. */
+/**
+ * The API's spec from `${baseUrl}/openapi.json`, or undefined when it cannot be had. Throws
+ * CannotReachError when the API does not answer at all: the import could not go any further, and
+ * saying so at once beats retrying every batch first.
+ */
 export async function fetchSpec(
   baseUrl: string,
   fetcher: (request: Request) => Promise<Response>,
 ): Promise<unknown | undefined> {
+  let response: Response;
   try {
-    const response = await fetcher(new Request(`${baseUrl.replace(/\/+$/, "")}/openapi.json`));
+    response = await fetcher(new Request(`${baseUrl.replace(/\/+$/, "")}/openapi.json`));
+  } catch (error) {
+    if (isNetworkFailure(error)) throw new CannotReachError(baseUrl, error);
+    return undefined;
+  }
+  try {
     return response.ok ? await response.json() : undefined;
   } catch {
     return undefined;
