@@ -2,11 +2,18 @@
 // `pool_mode = transaction`, as managed offerings put in front by default).
 //
 // Behind a transaction pooler each transaction (or lone statement) may run on another server
-// connection, so nothing may outlive one: no protocol-level prepared statements (PgBouncer 1.18, the
-// one Debian ships, forwards them to connections that never saw them: "prepared statement … does not
-// exist"), no session advisory locks, no LISTEN. Every lock and `set local` here is
-// transaction-scoped, and NOTIFY (sent at commit) goes through the pooler fine; only LISTEN needs a
-// connection of its own: `listenUrl` (direct or session-pooled), or else short polling.
+// connection, so nothing may outlive one:
+// - no protocol-level prepared statements: PgBouncer 1.18 (Debian's) forwards their executions to
+//   connections that never saw them ("prepared statement … does not exist", or another client's
+//   statement of the same name). `prepare: false` on the client wins over each call's `prepare: true`.
+// - no Flush outside a transaction: unprepared, postgres.js sent Parse/Describe/Flush and only then
+//   Bind/Execute/Sync; PgBouncer takes that Flush for a transaction's end, hands the connection back
+//   and drops the description, and the call waits forever (bench/pooler-latency.ts hung; asyncpg hit
+//   the same, MagicStack/asyncpg#1065). Our patch of postgres.js (decision 006) sends unprepared
+//   statements in one Parse/Bind/Execute/Sync and lets the server infer parameter types.
+// - one query at a time per connection (no pipelining), only transaction-scoped locks and
+//   `set local`, and LISTEN on a connection of its own (`listenUrl`, direct or session-pooled) or
+//   else short polling. NOTIFY is sent at commit and goes through the pooler fine.
 import { type SQL, sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { PgDialect } from "drizzle-orm/pg-core";
@@ -26,10 +33,13 @@ export const POLL_PAYLOAD = "oisr:poll";
 
 type Sql = ReturnType<typeof postgresType>;
 
-function connect(postgres: typeof postgresType, url: string, max: number, prepare: boolean): Sql {
+function connect(postgres: typeof postgresType, url: string, max: number, pooled: boolean): Sql {
   return postgres(url, {
     max,
-    prepare,
+    prepare: !pooled,
+    // postgres.js pipelines queries on a busy connection, sending the next before the answer to the
+    // last; through a transaction pooler each must wait for its own server connection.
+    ...(pooled ? { max_pipeline: 1 } : {}),
     onnotice: () => {},
     connect_timeout: 5,
     // Keep idle connections short-lived so a restarted server is noticed quickly.
@@ -67,7 +77,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const pooled = options.pooling === "transaction";
-  const client = connect(postgres, url, options.maxConnections ?? 10, !pooled);
+  const client = connect(postgres, url, options.maxConnections ?? 10, pooled);
   const db = drizzle({ client, schema }) as unknown as Db;
   await migrateSerialised(db);
   // LISTEN on a connection of its own: the pool's own on a direct URL, a separate one behind a pooler.

@@ -1,0 +1,119 @@
+// Benchmark (issue 18): 202 → succeeded through PgBouncer in transaction mode against a direct
+// connection, in one run. One-order requests at a steady rate; for each, the time from its 202 until
+// `GET /v2/requests/{id}` first shows `succeeded`. Three setups on the same database, in rotated
+// order over BENCH_ROUNDS rounds of fresh processes: direct; PgBouncer with LISTEN on a direct
+// connection (OISR_LISTEN_DATABASE_URL); PgBouncer with polling only. Goal: p50 through the pooler
+// ≤ 1.5 × direct.
+//   scripts/pgbouncer.sh start && node bench/pooler-latency.ts
+//   (OISR_PGBOUNCER_URL, default postgres://postgres@127.0.0.1:6544/test; BENCH_POOLER_RATE=20 per s,
+//    BENCH_POOLER_SECONDS=10, BENCH_ROUNDS=3)
+import { api, sleep } from "./lib/client.ts";
+import { order } from "./lib/fixtures.ts";
+import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
+import { fmt, printTable, type Row, ratio, spread } from "./lib/report.ts";
+
+const RATE = Number(process.env.BENCH_POOLER_RATE ?? 20);
+const SECONDS = Number(process.env.BENCH_POOLER_SECONDS ?? 10);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const POOLER = process.env.OISR_PGBOUNCER_URL ?? "postgres://postgres@127.0.0.1:6544/test";
+
+const through = (directUrl: string) => {
+  const url = new URL(directUrl);
+  url.host = new URL(POOLER).host;
+  return url.toString();
+};
+
+type Setup = { name: string; env: (direct: string) => Record<string, string> };
+const SETUPS: Setup[] = [
+  { name: "direct", env: (direct) => ({ DATABASE_URL: direct }) },
+  {
+    name: "PgBouncer (transaction), LISTEN direct",
+    env: (direct) => ({
+      DATABASE_URL: through(direct),
+      OISR_DATABASE_POOLING: "transaction",
+      OISR_LISTEN_DATABASE_URL: direct,
+    }),
+  },
+  {
+    name: "PgBouncer (transaction), polling",
+    env: (direct) => ({ DATABASE_URL: through(direct), OISR_DATABASE_POOLING: "transaction" }),
+  },
+];
+
+async function measure(databaseUrl: string, setup: Setup, account: { token: string; accountId: string }) {
+  const env = setup.env(databaseUrl);
+  const server = await startOisr(
+    env.DATABASE_URL as string,
+    { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...env },
+    { account },
+  );
+  try {
+    const client = api(server.url, server.token);
+    let seq = 0;
+    const one = async (): Promise<number> => {
+      const ack = await client.post(
+        "/ingest/orders",
+        JSON.stringify({ orders: [order(`pool-${Date.now()}-${++seq}`)] }),
+      );
+      const acked = performance.now();
+      if (ack.status !== 202)
+        throw new Error(`${setup.name}: POST ${ack.status} ${JSON.stringify(ack.json)}`);
+      for (;;) {
+        const r = await client.get<{ status: string }>(`/requests/${ack.json.request_id}`);
+        if (r.json.status === "succeeded") return performance.now() - acked;
+        if (r.json.status !== "pending" && r.json.status !== "processing")
+          throw new Error(`${setup.name}: request ended ${r.json.status}`);
+      }
+    };
+    const steady = async (seconds: number) => {
+      const start = performance.now();
+      const running: Promise<number>[] = [];
+      for (let k = 0; k < seconds * RATE; k++) {
+        const wait = start + (k * 1000) / RATE - performance.now();
+        if (wait > 0) await sleep(wait);
+        running.push(one());
+      }
+      return Promise.all(running);
+    };
+    await steady(2);
+    return spread(await steady(SECONDS));
+  } finally {
+    await server.stop();
+  }
+}
+
+const db = await freshDatabase();
+try {
+  const account = await createAccount(db.url);
+  const results = new Map<string, { p50: number[]; p99: number[] }>(
+    SETUPS.map((s) => [s.name, { p50: [], p99: [] }]),
+  );
+  for (let round = 0; round < ROUNDS; round++) {
+    // Rotate the order so a machine that drifts during the run weighs on every setup alike.
+    const order_ = SETUPS.map((_, i) => SETUPS[(i + round) % SETUPS.length] as Setup);
+    for (const setup of order_) {
+      const s = await measure(db.url, setup, account);
+      const r = results.get(setup.name) as { p50: number[]; p99: number[] };
+      r.p50.push(s.p50);
+      r.p99.push(s.p99);
+    }
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
+  const direct = results.get("direct") as { p50: number[]; p99: number[] };
+  const rows: Row[] = SETUPS.map((setup) => {
+    const r = results.get(setup.name) as { p50: number[]; p99: number[] };
+    return {
+      figure: `${setup.name}: 202 → succeeded p50 (p99), ms`,
+      value: `${fmt(median(r.p50), 1)} (${fmt(median(r.p99), 1)})`,
+      baseline: setup.name === "direct" ? "" : `${fmt(median(direct.p50), 1)} (direct)`,
+      ratio: setup.name === "direct" ? "" : ratio(median(r.p50), median(direct.p50)),
+      goal: setup.name === "direct" ? "" : "≤ 1.50×",
+    };
+  });
+  printTable(
+    `Transaction pooler: one-order requests at ${RATE}/s for ${SECONDS} s, ${ROUNDS} rounds of fresh processes (medians), PgBouncer 1.18 at ${new URL(POOLER).host}`,
+    rows,
+  );
+} finally {
+  await db.drop();
+}
