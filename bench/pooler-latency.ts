@@ -4,12 +4,13 @@
 // order over BENCH_ROUNDS rounds of fresh processes: direct; PgBouncer with LISTEN on a direct
 // connection (OISR_LISTEN_DATABASE_URL); PgBouncer with polling only. Goal: p50 through the pooler
 // ≤ 1.5 × direct.
-//   scripts/pgbouncer.sh start && node bench/pooler-latency.ts
+//   node bench/pooler-latency.ts   (starts scripts/pgbouncer.sh unless OISR_PGBOUNCER_URL names a pooler)
 //   (OISR_PGBOUNCER_URL, default postgres://postgres@127.0.0.1:6544/test; BENCH_POOLER_RATE=20 per s,
 //    BENCH_POOLER_SECONDS=10, BENCH_ROUNDS=3)
+import { execFileSync } from "node:child_process";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
-import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
+import { createAccount, freshDatabase, NO_RATE_LIMITS, ROOT, startOisr } from "./lib/processes.ts";
 import { fmt, printTable, type Row, ratio, spread } from "./lib/report.ts";
 
 const RATE = Number(process.env.BENCH_POOLER_RATE ?? 20);
@@ -81,6 +82,10 @@ async function measure(databaseUrl: string, setup: Setup, account: { token: stri
     await server.stop();
   }
 }
+
+// Without a pooler named, start the project's own (idempotent; needs Debian's pgbouncer installed).
+if (!process.env.OISR_PGBOUNCER_URL)
+  execFileSync(`${ROOT}scripts/pgbouncer.sh`, ["start"], { stdio: "inherit" });
 
 const db = await freshDatabase();
 try {

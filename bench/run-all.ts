@@ -62,6 +62,12 @@ const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }
     timeoutS: 600,
   },
   {
+    name: "pooler-latency",
+    file: "pooler-latency.ts",
+    what: "18: 202 → succeeded through PgBouncer (transaction mode) vs direct",
+    timeoutS: 600,
+  },
+  {
     name: "sdk-overhead",
     file: "sdk-overhead.ts",
     what: "SDK overhead against raw fetch (colleague's)",
