@@ -31,6 +31,10 @@ max_client_conn = 1000
 default_pool_size = 40
 max_db_connections = 80
 server_reset_query =
+; After a failed server login, retry after 1 s (default 15 s: the API would answer 503 that long
+; after the database is back); a query waits at most 10 s for a server connection (default 120 s).
+server_login_retry = 1
+query_wait_timeout = 10
 ignore_startup_parameters = extra_float_digits,options
 logfile = $dir/pgbouncer.log
 pidfile = $dir/pgbouncer.pid

@@ -129,7 +129,26 @@ describe.each(targets)("database failures — $name", (target) => {
         intervalMs: 50,
       },
     );
-    expect((await c.get(`/orders/${o.external_id}`)).status).toBe(200);
-    succeeded(await c.ingestAndWait("/ingest/orders", { orders: [order()] }));
+    // Behind a pooler, a new server connection may still be refused for a moment after the
+    // database is back (PgBouncer's server_login_retry): 503s, which callers retry, then 200s.
+    await waitFor(
+      async () => ((await c.get(`/orders/${o.external_id}`)).status === 200 ? true : undefined),
+      "reads",
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    const again = order();
+    const ack = await waitFor(
+      async () => {
+        const res = await c.post(
+          "/ingest/orders",
+          { orders: [again] },
+          { "idempotency-key": again.external_id },
+        );
+        return res.status === 202 ? res : undefined;
+      },
+      "an ingest",
+      { timeoutMs: 15_000, intervalMs: 100 },
+    );
+    succeeded(await c.wait(ack.body.request_id));
   });
 });

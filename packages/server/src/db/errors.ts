@@ -18,6 +18,9 @@ const DB_UNAVAILABLE = new Set([
   "08004",
   // "database … is not currently accepting connections" (ALTER DATABASE … ALLOW_CONNECTIONS false).
   "55000",
+  // PgBouncer's own errors ("server login has been failing", "query_wait_timeout", "no more
+  // connections allowed"): the database behind the pooler cannot be reached.
+  "08P01",
 ]);
 
 export function isDatabaseUnavailable(err: unknown): boolean {

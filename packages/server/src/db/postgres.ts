@@ -40,6 +40,11 @@ function connect(postgres: typeof postgresType, url: string, max: number, pooled
     // postgres.js pipelines queries on a busy connection, sending the next before the answer to the
     // last; through a transaction pooler each must wait for its own server connection.
     ...(pooled ? { max_pipeline: 1 } : {}),
+    // postgres.js reads the array types on each new connection; through a pooler that query can
+    // fail after the pooler accepted the connection (PgBouncer: "server login has been failing"),
+    // and that failure is an unhandled rejection, which ends the process. Parameters' types are
+    // inferred by the server anyway when nothing is prepared.
+    ...(pooled ? { fetch_types: false } : {}),
     onnotice: () => {},
     connect_timeout: 5,
     // Keep idle connections short-lived so a restarted server is noticed quickly.

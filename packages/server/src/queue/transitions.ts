@@ -126,7 +126,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                    or (n > 1 and ${options.group} and fresh and items <= ${limits.maxItems}))),
             started as (
               update requests r set status = 'processing', attempts = r.attempts + 1,
-                     started_at = coalesce(r.started_at, now())
+                     started_at = coalesce(r.started_at, greatest(clock_timestamp(), r.accepted_at))
                 from run where r.account_id = ${accountId} and r.id = run.id
               returning r.id, r.seq, r.kind, r.trace_id, r.item_count, r.attempts)
             -- The started requests, then the first candidate as it was (started or not), to say why
