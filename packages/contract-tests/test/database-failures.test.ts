@@ -149,6 +149,17 @@ describe.each(targets)("database failures — $name", (target) => {
       "an ingest",
       { timeoutMs: 15_000, intervalMs: 100 },
     );
-    succeeded(await c.wait(ack.body.request_id));
+    // Polled as the SDK polls: a 503 (a pooled server connection found dead on first use) is retried.
+    const record = await waitFor(
+      async () => {
+        const res = await c.get(`/requests/${ack.body.request_id}`);
+        return res.status === 200 && !["pending", "processing"].includes(res.body.status)
+          ? res.body
+          : undefined;
+      },
+      "the request to end",
+      { timeoutMs: 15_000, intervalMs: 50 },
+    );
+    succeeded(record);
   });
 });
