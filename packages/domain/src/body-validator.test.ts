@@ -118,3 +118,14 @@ describe("BodyValidator.validateInSlices", () => {
     expect(pauses).toBeGreaterThan(0);
   });
 });
+
+describe("BodyValidator with mayHoldUnstorable", () => {
+  it("skips the U+0000 walk only when told the text holds no escape, and still accepts a valid body", () => {
+    const valid = { items: [{ at: "2025-01-01T00:00:00Z", lines: [{ sku: "a" }] }] };
+    expect(validator.validate(body, structuredClone(valid), { mayHoldUnstorable: false })).toBeNull();
+    const nul = { items: [{ at: "2025-01-01T00:00:00Z", lines: [{ sku: "a\u0000" }] }] };
+    expect(validator.validate(body, nul, { mayHoldUnstorable: true })?.errors[0]?.code).toBe(
+      "unsupported_character",
+    );
+  });
+});

@@ -64,6 +64,11 @@ export function unstorableStringPointer(value: unknown, json?: string): string |
 }
 
 /** Whether any string (value or member name) holds U+0000 or a surrogate, paired or not. */
+/** Whether JSON text may hold a string PostgreSQL cannot store: `false` is certain, `true` is a maybe. */
+export function jsonTextMayHoldUnstorable(text: string): boolean {
+  return MAYBE_UNSTORABLE.test(text);
+}
+
 function holdsSuspect(value: unknown): boolean {
   if (typeof value === "string") return SUSPECT.test(value);
   if (value === null || typeof value !== "object") return false;
@@ -89,9 +94,10 @@ function walk(value: unknown, pointer: string): string | null {
   return null;
 }
 
-// How JSON.stringify writes U+0000 and lone surrogates (lowercase hex, ES2019 well-formed stringify).
+// How JSON text writes U+0000 and lone surrogates: as escapes (JSON allows no raw control character,
+// and UTF-8 cannot carry a lone surrogate); any case of hex digit, as a request's raw text may use.
 // A literal backslash-u in a string also matches; the walk then decides.
-const MAYBE_UNSTORABLE = /\\u0000|\\ud[89a-f]/;
+const MAYBE_UNSTORABLE = /\\u0000|\\ud[89a-f]/i;
 
 // biome-ignore lint/suspicious/noControlCharactersInRegex: matching U+0000 is the purpose of this pattern.
 const SUSPECT = /[\u0000\uD800-\uDFFF]/;

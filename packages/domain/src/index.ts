@@ -3,6 +3,7 @@
 export { applyBatch, itemCount } from "./apply-batch.ts";
 export { applyChain, type ChainedRequest, type ChainResult, withChanges } from "./apply-chain.ts";
 export {
+  type BodyOptions,
   type BodyProblems,
   BodyValidator,
   createSpecAjv,
@@ -19,6 +20,7 @@ export { applyDispositions } from "./dispositions.ts";
 export {
   bearerToken,
   DEFAULT_RATE_LIMITS,
+  jsonTextMayHoldUnstorable,
   PROBLEM_TITLES,
   RATE_LIMIT_SCOPES,
   type RateLimitScope,

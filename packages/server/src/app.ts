@@ -5,7 +5,7 @@ import type { Logger } from "pino";
 import type { Config } from "./config.ts";
 import type { Database } from "./db/client.ts";
 import { accessMiddleware } from "./http/access.ts";
-import { largeBodyGate, verifyDepth } from "./http/body-limits.ts";
+import { largeBodyGate, verifyBody } from "./http/body-limits.ts";
 import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
 import { corsMiddleware } from "./http/cors.ts";
 import type { Cursors } from "./http/cursor.ts";
@@ -72,7 +72,7 @@ export function createApp(deps: AppDeps): Express {
       limit: "5mb",
       strict: false,
       type: ["application/json", "application/*+json"],
-      verify: verifyDepth,
+      verify: verifyBody,
     }),
   );
   const { forParameters, bodySchemas } = splitBodySchemas(spec);

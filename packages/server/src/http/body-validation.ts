@@ -56,12 +56,13 @@ export function bodyValidation(spec: OpenApiDocument, bodySchemas: BodySchemas):
   // Between slices of about 10 ms the event loop runs, so /healthz and small calls are answered
   // while a 5 MB body is checked (its validation takes 80–160 ms of CPU).
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return async (req: Request, _res: Response, next: NextFunction) => {
+  return async (req: Request, res: Response, next: NextFunction) => {
     const route = (req as Request & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
     const body = route === undefined ? undefined : bodySchemas.get(`${req.method} ${route}`);
     if (!body) return next();
     const problems = await validator.validateInSlices(body.schema, req.body, {
       required: body.required,
+      mayHoldUnstorable: res.locals.bodyMayHoldUnstorable !== false,
       pause,
     });
     if (problems) throw validationFailed(problems.errors, problems.total);
