@@ -40,6 +40,28 @@ export interface BodyOptions {
 export const MAX_REPORTED_ERRORS = 100;
 export const MAX_COUNTED_ERRORS = 1000;
 
+/**
+ * A problem's `errors` and `errors_total` members, the same from the server and the mock: at most
+ * MAX_REPORTED_ERRORS listed, and the count when more were found (`total`, else the list's length).
+ */
+export function problemErrors(
+  errors: readonly FieldError[],
+  total = errors.length,
+): { errors: FieldError[]; errors_total?: number } {
+  const listed = errors.slice(0, MAX_REPORTED_ERRORS);
+  const count = Math.max(total, errors.length);
+  return count > listed.length ? { errors: listed, errors_total: count } : { errors: listed };
+}
+
+/** The problem for a string PostgreSQL cannot store, at `pointer` (a body or `/query/…`). */
+export function unstorableCharacterError(pointer: string): FieldError {
+  return {
+    pointer,
+    code: "unsupported_character",
+    message: "must not contain U+0000 or a lone UTF-16 surrogate",
+  };
+}
+
 /** The `detail` of a `validation_failed` problem, saying when not every problem is listed. */
 export function validationFailedDetail(total: number): string {
   if (total <= MAX_REPORTED_ERRORS) return "The request does not match the API schema.";
@@ -190,13 +212,7 @@ export class BodyValidator {
       // Valid JSON that no stored document can hold is refused like a schema violation.
       const pointer = unstorableStringPointer(body);
       if (pointer === null) return null;
-      report([
-        {
-          pointer,
-          code: "unsupported_character",
-          message: "must not contain U+0000 or a lone UTF-16 surrogate",
-        },
-      ]);
+      report([unstorableCharacterError(pointer)]);
     }
     return { errors: found, total: Math.min(total, MAX_COUNTED_ERRORS) };
   }

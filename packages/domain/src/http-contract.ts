@@ -51,24 +51,21 @@ export function scopesFor(method: string, path: string): RateLimitScope[] {
  * The JSON Pointer of the first string (value or member name) that PostgreSQL cannot store in
  * `jsonb`: one holding U+0000 or a lone UTF-16 surrogate. Such a body is schema-valid JSON, so the
  * server and the mock refuse it explicitly (400 validation_failed) rather than fail on storage.
- *
- * Pass `json`, the value's `JSON.stringify` text, when it is at hand: that text writes U+0000 as
- * `\u0000` and a lone surrogate as `\udXXX`, so one scan of it clears almost every body without
- * walking the value (the walk is what gives the pointer, and runs only when the scan hits).
+ * When the body's JSON text is at hand, `jsonTextMayHoldUnstorable` clears almost every body
+ * without walking it.
  */
-export function unstorableStringPointer(value: unknown, json?: string): string | null {
-  if (json !== undefined && !MAYBE_UNSTORABLE.test(json)) return null;
+export function unstorableStringPointer(value: unknown): string | null {
   // The walk that builds pointers costs ~50 ms on a 5 MB body; a plain scan finds nothing in most.
   if (!holdsSuspect(value)) return null;
   return walk(value, "");
 }
 
-/** Whether any string (value or member name) holds U+0000 or a surrogate, paired or not. */
 /** Whether JSON text may hold a string PostgreSQL cannot store: `false` is certain, `true` is a maybe. */
 export function jsonTextMayHoldUnstorable(text: string): boolean {
   return MAYBE_UNSTORABLE.test(text);
 }
 
+/** Whether any string (value or member name) holds U+0000 or a surrogate, paired or not. */
 function holdsSuspect(value: unknown): boolean {
   if (typeof value === "string") return SUSPECT.test(value);
   if (value === null || typeof value !== "object") return false;

@@ -11,7 +11,9 @@ export {
   type FieldError,
   MAX_COUNTED_ERRORS,
   MAX_REPORTED_ERRORS,
+  problemErrors,
   toFieldErrors,
+  unstorableCharacterError,
   validationFailedDetail,
 } from "./body-validator.ts";
 export { compareTimestamps } from "./compare.ts";

@@ -5,7 +5,13 @@
 // without a `/body` prefix, parameters as `/query/…`, `/params/…`, `/headers/…`. Unlike the
 // validator's defaults, every problem is listed and pointers are escaped per RFC 6901, as the
 // contract asks.
-import { BodyValidator, createSpecAjv, toFieldErrors, unstorableStringPointer } from "@oisr/domain";
+import {
+  BodyValidator,
+  createSpecAjv,
+  toFieldErrors,
+  unstorableCharacterError,
+  unstorableStringPointer,
+} from "@oisr/domain";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { Operation } from "./operations.ts";
 import { notFound, validationFailed } from "./problem.ts";
@@ -113,13 +119,7 @@ export class SpecValidator {
     // PostgreSQL cannot hold U+0000 in a query value: the server refuses it, and so does the mock.
     const unstorable = unstorableStringPointer(parts.query);
     if (unstorable !== null) {
-      throw validationFailed([
-        {
-          pointer: `/query${unstorable}`,
-          code: "unsupported_character",
-          message: "must not contain U+0000 or a lone UTF-16 surrogate",
-        },
-      ]);
+      throw validationFailed([unstorableCharacterError(`/query${unstorable}`)]);
     }
   }
 }

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { type RunningServer, startServer } from "../server.ts";
+import { order } from "../test-fixtures.ts";
 import { freshDatabase } from "./fresh-database.ts";
 import { POLL_PAYLOAD } from "./postgres.ts";
 
@@ -42,19 +43,10 @@ describe.runIf(adminUrl)("PostgreSQL behind a transaction pooler, no LISTEN conn
   it("applies an accepted request", async () => {
     const { token } = await server.services.accounts.createAccount("pooled");
     const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
-    const order = {
-      external_id: "POOL-1",
-      source: "shop",
-      currency: "EUR",
-      placed_at: "2025-01-01T00:00:00Z",
-      ship_to: { name: "A", line1: "1 Road", city: "Berlin", country: "DE" },
-      lines: [{ line_id: "1", sku: "S", quantity: 1, unit_price: "1.00" }],
-      source_updated_at: "2025-01-01T00:00:00Z",
-    };
     const ack = await fetch(`${server.url}/ingest/orders`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ orders: [order] }),
+      body: JSON.stringify({ orders: [order("POOL-1")] }),
     });
     expect(ack.status).toBe(202);
     const { request_id } = (await ack.json()) as { request_id: string };

@@ -1,5 +1,5 @@
 // RFC 9457 problem details, the only error body the API sends.
-import { MAX_REPORTED_ERRORS, PROBLEM_TITLES } from "@oisr/domain";
+import { PROBLEM_TITLES, problemErrors } from "@oisr/domain";
 import type { Response } from "express";
 
 export interface FieldError {
@@ -12,7 +12,7 @@ export class HttpProblem extends Error {
   readonly status: number;
   readonly code: string;
   readonly errors: FieldError[] | undefined;
-  /** How many errors were found, when more than `errors` can list. */
+  /** How many errors were found; the body lists at most 100 of `errors` (problemErrors). */
   readonly errorsTotal: number | undefined;
   readonly headers: Record<string, string>;
 
@@ -25,9 +25,8 @@ export class HttpProblem extends Error {
     super(detail);
     this.status = status;
     this.code = code;
-    this.errors = options.errors?.slice(0, MAX_REPORTED_ERRORS);
-    const total = Math.max(options.errorsTotal ?? 0, options.errors?.length ?? 0);
-    this.errorsTotal = this.errors && total > this.errors.length ? total : undefined;
+    this.errors = options.errors;
+    this.errorsTotal = options.errorsTotal;
     this.headers = options.headers ?? {};
   }
 }
@@ -45,8 +44,7 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
       detail: problem.message,
       trace_id: traceId,
       code: problem.code,
-      ...(problem.errors ? { errors: problem.errors } : {}),
-      ...(problem.errorsTotal !== undefined ? { errors_total: problem.errorsTotal } : {}),
+      ...(problem.errors ? problemErrors(problem.errors, problem.errorsTotal) : {}),
     }),
   );
 }

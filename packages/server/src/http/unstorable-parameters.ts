@@ -2,7 +2,7 @@
 // text (nor a lone surrogate, once encoded), and answered such calls with 500 (issue 14). A path id
 // holding one names nothing that can exist (404, as the mock answers); a query value is refused
 // like a body value (400).
-import { unstorableStringPointer } from "@oisr/domain";
+import { unstorableCharacterError, unstorableStringPointer } from "@oisr/domain";
 import type { NextFunction, Request, Response } from "express";
 import { validationFailed } from "./body-validation.ts";
 import { HttpProblem } from "./problem.ts";
@@ -15,16 +15,7 @@ export function unstorableParameters(req: Request, _res: Response, next: NextFun
   }
   const pointer = unstorableStringPointer(req.query);
   if (pointer !== null) {
-    throw validationFailed(
-      [
-        {
-          pointer: `/query${pointer}`,
-          code: "unsupported_character",
-          message: "must not contain U+0000 or a lone UTF-16 surrogate",
-        },
-      ],
-      1,
-    );
+    throw validationFailed([unstorableCharacterError(`/query${pointer}`)], 1);
   }
   next();
 }
