@@ -7,7 +7,7 @@ export default defineConfig({
   target: "node20",
   // A command, not a library: no declarations to publish.
   dts: false,
-  // @oisr/domain is private: the request validator the API runs ships inside the command.
-  deps: { alwaysBundle: [/^@oisr\/domain/] },
+  // @oisr/contract is private: the request validator the API runs ships inside the command.
+  deps: { alwaysBundle: [/^@oisr\/contract/] },
   clean: true,
 });

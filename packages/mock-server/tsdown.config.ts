@@ -14,7 +14,7 @@ export default defineConfig({
   target: "es2022",
   dts: true,
   // @oisr/domain is private: its rules (and the spec's types) ship inside this package. msw is a peer.
-  deps: { alwaysBundle: [/^@oisr\/domain/], neverBundle: [/^node:/] },
+  deps: { alwaysBundle: [/^@oisr\/(domain|contract)/], neverBundle: [/^node:/] },
   fixedExtension: false,
   clean: true,
 });

@@ -8,6 +8,8 @@ export default defineConfig({
   platform: "neutral",
   target: "es2022",
   dts: true,
-  // openapi-fetch stays a dependency (see README "Contributing"), not bundled.
+  // openapi-fetch stays a dependency (see README "Contributing"), not bundled. @oisr/contract is
+  // private: the spec's types (and what the SDK uses of the contract) ship inside this package.
+  deps: { alwaysBundle: [/^@oisr\/contract/] },
   clean: true,
 });

@@ -1,6 +1,6 @@
 // Valid request bodies, built to the spec's input schemas; tests override what they exercise.
 import { randomBytes } from "node:crypto";
-import type { components } from "@oisr/domain/schema";
+import type { components } from "@oisr/contract/schema";
 
 type Schemas = components["schemas"];
 export type OrderInput = Schemas["OrderInput"];

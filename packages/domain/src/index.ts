@@ -2,35 +2,10 @@
 
 export { applyBatch, itemCount } from "./apply-batch.ts";
 export { applyChain, type ChainedRequest, type ChainResult, withChanges } from "./apply-chain.ts";
-export {
-  type BodyOptions,
-  type BodyProblems,
-  BodyValidator,
-  createSpecAjv,
-  escapeToken,
-  type FieldError,
-  MAX_COUNTED_ERRORS,
-  MAX_REPORTED_ERRORS,
-  problemErrors,
-  toFieldErrors,
-  unstorableCharacterError,
-  validationFailedDetail,
-} from "./body-validator.ts";
 export { compareTimestamps } from "./compare.ts";
 export { deriveOrderStatus, isActiveReturn } from "./derive.ts";
 export { applyDispositions } from "./dispositions.ts";
-export {
-  bearerToken,
-  DEFAULT_RATE_LIMITS,
-  jsonTextMayHoldUnstorable,
-  PROBLEM_TITLES,
-  RATE_LIMIT_SCOPES,
-  type RateLimitScope,
-  scopesFor,
-  unstorableStringPointer,
-} from "./http-contract.ts";
 export { applyInventory } from "./inventory.ts";
-export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 export { MemoryState } from "./memory-state.ts";
 export type * from "./model.ts";
 export { ITEM_ERROR_CODES } from "./model.ts";

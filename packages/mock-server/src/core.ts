@@ -2,9 +2,8 @@
 // service routes) → auth → rate limit → JSON body → route (404/405) → media type (415) → schema
 // validation (400) → route handler. Takes a fetch `Request`, answers a fetch `Response`, so msw,
 // the standalone HTTP server and tests all drive the same code.
-import { bearerToken } from "@oisr/domain";
+import { bearerToken, openapiDocument } from "@oisr/contract";
 import { Clock } from "./clock.ts";
-import { openapiDocument } from "./generated/spec.gen.ts";
 import { mediaType, readJsonBody } from "./http/body.ts";
 import { corsHeaders, preflight } from "./http/cors.ts";
 import { CursorCodec } from "./http/cursor.ts";

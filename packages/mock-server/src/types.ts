@@ -1,6 +1,6 @@
 // The public data types of the mock, in the API's own terms (the spec's generated types), so
 // they match what the SDK and the HTTP answers use.
-import type { components } from "@oisr/domain/schema";
+import type { components } from "@oisr/contract/schema";
 
 type Schemas = components["schemas"];
 

@@ -1,5 +1,5 @@
+import type { paths } from "@oisr/contract/schema";
 import type { Client } from "openapi-fetch";
-import type { paths } from "./generated/schema.d.ts";
 import type { Context } from "./internal/context.ts";
 import { createFetchClient } from "./internal/openapi-fetch.ts";
 import { DEFAULT_POLL_TIMING } from "./internal/poll.ts";

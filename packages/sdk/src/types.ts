@@ -1,7 +1,7 @@
 // Public names for the generated OpenAPI types. Everything here is an alias of
-// `src/generated/schema.d.ts` (made from spec/openapi.yaml by `npm run generate`): the spec is
+// `@oisr/contract/schema` (made from spec/openapi.yaml by `npm run generate`): the spec is
 // the one source of truth, so a spec change shows up here as a type change.
-import type { components, operations, paths } from "./generated/schema.d.ts";
+import type { components, operations, paths } from "@oisr/contract/schema";
 
 type Schemas = components["schemas"];
 type Query<OperationId extends keyof operations> = NonNullable<

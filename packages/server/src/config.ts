@@ -1,8 +1,8 @@
 // Reads the process environment once; everything else receives a Config.
-import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/domain";
+import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/contract";
 export type Role = "api" | "worker" | "all";
 
-export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/domain";
+export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/contract";
 
 export interface Config {
   port: number;

@@ -1,20 +1,10 @@
-// The one contract, loaded from spec/openapi.yaml for validation and served as /v2/openapi.json.
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { parse } from "yaml";
-import { locate } from "./paths.ts";
+// The one contract, embedded by `npm run generate` (@oisr/contract/spec): what the server validates
+// against and serves as /v2/openapi.json. No file is read and no YAML parsed at run time.
+import { type OpenApiDocument, openapiDocument } from "@oisr/contract";
 
-/** The build ships the spec as JSON beside the bundle; from sources, the YAML is read. */
-const builtSpec = new URL("./openapi.json", import.meta.url);
-export const specPath =
-  process.env.OISR_SPEC_PATH ??
-  (import.meta.url.includes("/dist/") && existsSync(builtSpec)
-    ? fileURLToPath(builtSpec)
-    : locate("spec/openapi.yaml"));
+export type { OpenApiDocument };
 
-export type OpenApiDocument = Record<string, unknown> & { paths: Record<string, unknown> };
-
-export function loadSpec(path = specPath): OpenApiDocument {
-  const text = readFileSync(path, "utf8");
-  return (path.endsWith(".json") ? JSON.parse(text) : parse(text)) as OpenApiDocument;
+/** A private copy of the document: express-openapi-validator and /docs rewrite what they are given. */
+export function loadSpec(): OpenApiDocument {
+  return structuredClone(openapiDocument);
 }

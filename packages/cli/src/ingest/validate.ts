@@ -2,7 +2,7 @@
 // invalid item is reported at once with all its problems. Without this, a batch with k invalid
 // items would take k+1 calls: the API answers 400 naming one problem at a time, and the CLI can
 // only set that item aside and resend. The API still validates everything it receives.
-import { BodyValidator } from "@oisr/domain";
+import { BodyValidator } from "@oisr/contract";
 import { CannotReachError, isNetworkFailure } from "../errors.ts";
 import type { Kind } from "../sources/open.ts";
 import type { SourceItem } from "../sources/types.ts";

@@ -3,7 +3,7 @@
 // `1` or `"x"` are valid JSON, so the schema refuses them as `validation_failed`, not as
 // `invalid_json`); an empty JSON body is `{}`. Other media types are left unread (the operation
 // then decides: 415).
-import { MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/domain";
+import { MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/contract";
 import { HttpProblem } from "./problem.ts";
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;

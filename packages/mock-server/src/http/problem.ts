@@ -1,5 +1,5 @@
 // RFC 9457 problem details with the server's codes, titles and details (decision 001).
-import { PROBLEM_TITLES, problemErrors, validationFailedDetail } from "@oisr/domain";
+import { PROBLEM_TITLES, problemErrors, validationFailedDetail } from "@oisr/contract";
 
 export interface FieldError {
   pointer: string;
@@ -7,7 +7,7 @@ export interface FieldError {
   message: string;
 }
 
-export { PROBLEM_TITLES } from "@oisr/domain";
+export { PROBLEM_TITLES } from "@oisr/contract";
 
 /** Thrown anywhere in request handling; turned into a problem response by the pipeline. */
 export class HttpProblem extends Error {

@@ -11,7 +11,7 @@ import {
   toFieldErrors,
   unstorableCharacterError,
   unstorableStringPointer,
-} from "@oisr/domain";
+} from "@oisr/contract";
 import type { ValidateFunction } from "ajv/dist/2020.js";
 import type { Operation } from "./operations.ts";
 import { notFound, validationFailed } from "./problem.ts";

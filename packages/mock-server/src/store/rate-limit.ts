@@ -6,7 +6,7 @@ import {
   DEFAULT_RATE_LIMITS as DEFAULTS,
   RATE_LIMIT_SCOPES as SCOPES,
   scopesFor as scopes,
-} from "@oisr/domain";
+} from "@oisr/contract";
 
 // The server's definitions (CONTRACT section 8), declared here again with explicit types because
 // the declaration bundler cannot re-export them from the bundled @oisr/domain.

@@ -1,6 +1,6 @@
+import type { paths } from "@oisr/contract/schema";
 import type { Client } from "openapi-fetch";
 import { RequestFailedError } from "../errors.ts";
-import type { paths } from "../generated/schema.d.ts";
 import type { IngestAccepted, RequestRecord } from "../types.ts";
 import { type PollTiming, pollUntilFinal, type WaitForOptions } from "./poll.ts";
 import { errorFromResponse } from "./problem.ts";

@@ -1,4 +1,4 @@
-import type { components } from "../generated/schema.d.ts";
+import type { components } from "@oisr/contract/schema";
 import {
   type Context,
   type IngestAndWaitOptions,

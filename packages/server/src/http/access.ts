@@ -1,6 +1,6 @@
 // Authentication and rate limiting of every /v2 call, decided together by one batched statement
 // (store/access.ts). An unauthenticated call counts toward no limit.
-import { scopesFor } from "@oisr/domain";
+import { scopesFor } from "@oisr/contract";
 import type { RequestHandler } from "express";
 import type { AccountStore } from "../store/accounts.ts";
 import { bearerToken, unauthorized } from "./auth.ts";

@@ -1,7 +1,7 @@
 // Bearer authentication: the account comes from the token, never from the URL.
 import type { Account } from "../store/accounts.ts";
 
-export { bearerToken } from "@oisr/domain";
+export { bearerToken } from "@oisr/contract";
 
 import { HttpProblem } from "./problem.ts";
 

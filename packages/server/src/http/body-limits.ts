@@ -2,7 +2,7 @@
 // memory at once. A 5 MB body nested 2.5 million levels blocked the process 1.6 s in JSON.parse, and
 // 40 concurrent 4.8 MiB bodies took 2.8 GB (issue 14): the raw bytes, their string and the parsed
 // tree each cost a multiple of the body.
-import { jsonTextMayHoldUnstorable, MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/domain";
+import { jsonTextMayHoldUnstorable, MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/contract";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { HttpProblem } from "./problem.ts";
 

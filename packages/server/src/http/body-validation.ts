@@ -3,7 +3,7 @@
 // whose single Ajv `allErrors` pass costs tens of seconds on a 300 KB body of empty items (see
 // packages/domain/src/body-validator.ts). The OpenAPI middleware still checks parameters, headers
 // and content types; it is handed the document with its request-body schemas emptied.
-import { BodyValidator, type FieldError, validationFailedDetail } from "@oisr/domain";
+import { BodyValidator, type FieldError, validationFailedDetail } from "@oisr/contract";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { OpenApiDocument } from "../spec.ts";
 import { HttpProblem } from "./problem.ts";

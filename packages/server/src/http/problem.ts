@@ -1,5 +1,5 @@
 // RFC 9457 problem details, the only error body the API sends.
-import { PROBLEM_TITLES, problemErrors } from "@oisr/domain";
+import { PROBLEM_TITLES, problemErrors } from "@oisr/contract";
 import type { Response } from "express";
 
 export interface FieldError {

@@ -2,7 +2,7 @@
 // text (nor a lone surrogate, once encoded), and answered such calls with 500 (issue 14). A path id
 // holding one names nothing that can exist (404, as the mock answers); a query value is refused
 // like a body value (400).
-import { unstorableCharacterError, unstorableStringPointer } from "@oisr/domain";
+import { unstorableCharacterError, unstorableStringPointer } from "@oisr/contract";
 import type { NextFunction, Request, Response } from "express";
 import { validationFailed } from "./body-validation.ts";
 import { HttpProblem } from "./problem.ts";

@@ -1,6 +1,6 @@
 // oisr_authorize through the store: one statement per batch authenticates and counts every call.
 // PGlite, or PostgreSQL when DATABASE_URL is set (two pools there, as two server processes have).
-import { DEFAULT_RATE_LIMITS, type RateLimitScope } from "@oisr/domain";
+import { DEFAULT_RATE_LIMITS, type RateLimitScope } from "@oisr/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, sql } from "../db/client.ts";
 import { freshDatabaseEnv } from "../webhooks/test-support.ts";

@@ -1,6 +1,6 @@
 // Accounts and their API tokens. Tokens are stored only as SHA-256 hashes.
 import { hash } from "node:crypto";
-import { DEFAULT_RATE_LIMITS, type RateLimitScope } from "@oisr/domain";
+import { DEFAULT_RATE_LIMITS, type RateLimitScope } from "@oisr/contract";
 import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { accounts, apiTokens } from "../db/schema.ts";
