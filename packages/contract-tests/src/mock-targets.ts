@@ -5,7 +5,7 @@ import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
 import { createMock, type Mock, type MockOptions, mockOptionsFromEnv } from "../../mock-server/src/index.ts";
 import { startMockServer } from "../../mock-server/src/node/index.ts";
-import type { System, Target } from "./targets.ts";
+import type { System, Target } from "./system.ts";
 
 /**
  * The server target's settings (webhook receivers are on 127.0.0.1), and tokens as strict as the

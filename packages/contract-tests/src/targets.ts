@@ -1,85 +1,22 @@
 // The systems the one contract suite runs against. Each target starts a fresh, isolated system
 // and can mint accounts; tests talk to it over HTTP only.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { createHash } from "node:crypto";
-import {
-  cpSync,
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { freshDatabase, loadConfig, openServices, startServer } from "@oisr/server";
 import { mockTarget } from "./mock-targets.ts";
+import type { Target } from "./system.ts";
 
-export interface System {
-  /** Base URL ending in /v2. */
-  baseUrl: string;
-  /** Origin, for the probes outside /v2. */
-  origin: string;
-  /**
-   * The system's own PostgreSQL database, when it has one a test may connect to (to hold locks
-   * and provoke transient failures). Absent on PGlite and on the mock.
-   */
-  databaseUrl?: string;
-  createAccount(name?: string): Promise<{ accountId: string; token: string }>;
-  revokeToken(token: string): Promise<void>;
-  close(): Promise<void>;
-}
-
-export interface Target {
-  name: string;
-  /** Environment overrides (OISR_RATE_LIMITS, OISR_MAX_ATTEMPTS…) apply to this system only. */
-  start(env?: Record<string, string>): Promise<System>;
-}
+export type { System, Target } from "./system.ts";
 
 /** A fresh PostgreSQL database per system, dropped on close. */
 export { freshDatabase };
 
-const migrationsFolder = fileURLToPath(new URL("../../server/drizzle", import.meta.url));
-
-/**
- * A migrated, closed PGlite data directory, made once per migration set and copied for each
- * system: opening a copy takes a fraction of a second, while a fresh PGlite runs initdb (seconds).
- */
-async function pgliteTemplate(): Promise<string> {
-  const hash = createHash("sha256");
-  const walk = (dir: string) => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) =>
-      a.name.localeCompare(b.name),
-    )) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else hash.update(entry.name).update(readFileSync(path));
-    }
-  };
-  walk(migrationsFolder);
-  const dir = join(tmpdir(), `oisr-contract-pglite-${hash.digest("hex").slice(0, 16)}`);
-  const ready = join(dir, ".oisr-template-ready");
-  if (existsSync(ready)) return dir;
-  const building = mkdtempSync(join(tmpdir(), "oisr-contract-pglite-build-"));
-  const services = await openServices({ databaseUrl: undefined, dataDir: building });
-  await services.database.close();
-  writeFileSync(join(building, ".oisr-template-ready"), "");
-  try {
-    renameSync(building, dir);
-  } catch {
-    // Another run made it first.
-    rmSync(building, { recursive: true, force: true });
-  }
-  return dir;
-}
-
-async function freshPgliteDir(): Promise<{ dir: string; drop(): Promise<void> }> {
-  const template = await pgliteTemplate();
+/** A fresh, empty PGlite directory: the server fills it from its migrated template (db/pglite-template.ts). */
+function freshPgliteDir(): { dir: string; drop(): Promise<void> } {
   const dir = mkdtempSync(join(tmpdir(), "oisr-contract-pglite-run-"));
-  cpSync(template, dir, { recursive: true });
   return { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -105,7 +42,7 @@ function serverTarget(name: string, databaseUrl: string | undefined, pooler?: st
               OISR_LISTEN_DATABASE_URL: db.url,
             }
           : {};
-      const pglite = databaseUrl ? undefined : await freshPgliteDir();
+      const pglite = databaseUrl ? undefined : freshPgliteDir();
       const config = loadConfig({
         PORT: "0",
         LOG_LEVEL: "silent",
@@ -157,7 +94,8 @@ export const targets: Target[] = [
   mockTarget("mock (standalone)"),
 ];
 
-const serverMain = fileURLToPath(new URL("../../server/src/main.ts", import.meta.url));
+// The server's entry, found through the package as any dependant would (not by a relative path).
+const serverMain = fileURLToPath(new URL("./main.ts", import.meta.resolve("@oisr/server")));
 
 export interface SpawnedServer {
   child: ChildProcessWithoutNullStreams;
