@@ -5,6 +5,7 @@ export { applyChain, type ChainedRequest, type ChainResult, withChanges } from "
 export { compareTimestamps } from "./compare.ts";
 export { deriveOrderStatus, isActiveReturn } from "./derive.ts";
 export { applyDispositions } from "./dispositions.ts";
+export type * from "./input.ts";
 export { applyInventory } from "./inventory.ts";
 export { MemoryState } from "./memory-state.ts";
 export type * from "./model.ts";

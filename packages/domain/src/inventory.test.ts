@@ -117,7 +117,8 @@ describe("applyInventory", () => {
     ]);
   });
 
-  it.each<[string, InventorySnapshotInput["mode"]]>([
+  // `mode` is always present after validation (the spec's default); the rules default it too.
+  it.each<[string, InventorySnapshotInput["mode"] | undefined]>([
     ["absent", undefined],
     ["partial", "partial"],
   ])("mode %s is partial", (_, mode) => {

@@ -1,8 +1,11 @@
-// Stored resources in their API shape: these objects are exactly what the GET endpoints
-// return, so field names follow the contract (snake_case) and absent optional values are
-// `null`, never `undefined` (JSON drops undefined, and readers should see a stable shape).
+// Stored resources in their API shape, taken from the spec's types (@oisr/contract/schema): these
+// objects are exactly what the GET endpoints return, so field names follow the contract
+// (snake_case) and absent optional values are `null`, never `undefined` (JSON drops undefined,
+// and readers should see a stable shape).
 
-export type IngestKind = "orders" | "inventory" | "shipments" | "returns" | "dispositions";
+import type { components } from "@oisr/contract/schema";
+
+export type IngestKind = components["schemas"]["RequestKind"];
 export type IdPrefix = "ord" | "shp" | "ret" | "dsp";
 
 /** Injected so that every domain function is deterministic given its inputs. */
@@ -13,193 +16,40 @@ export interface DomainContext {
   newId: (prefix: IdPrefix) => string;
 }
 
-export interface Address {
-  name: string;
-  company: string | null;
-  line1: string;
-  line2: string | null;
-  city: string;
-  region: string | null;
-  postal_code: string | null;
-  country: string;
-  phone: string | null;
-  email: string | null;
-}
+type Schemas = components["schemas"];
 
-export interface Customer {
-  name: string | null;
-  email: string | null;
-  phone: string | null;
-}
-
+export type Address = Schemas["Address"];
+export type Customer = Schemas["Customer"];
 /** Decimal strings in the order's currency. */
-export interface Totals {
-  subtotal: string;
-  discount: string;
-  tax: string;
-  shipping: string;
-  total: string;
-}
-
+export type Totals = Schemas["OrderTotals"];
 /** `open`, `on_hold`, `cancelled` are set by the caller; the shipped ones are derived. */
-export type OrderStatus = "open" | "on_hold" | "cancelled" | "partially_shipped" | "shipped";
-export type CallerOrderStatus = "open" | "on_hold" | "cancelled";
-
-export interface OrderLine {
-  line_id: string;
-  sku: string;
-  name: string | null;
-  quantity: number;
-  unit_price: string;
-  /** Derived: sum of this line over the order's shipments. */
-  quantity_shipped: number;
-  /** Derived: sum of this line over the order's active (not rejected/cancelled) returns. */
-  quantity_returned: number;
-}
-
-export interface ShipmentLine {
-  line_id: string;
-  quantity: number;
-}
-
+export type OrderStatus = Schemas["OrderStatus"];
+export type CallerOrderStatus = Schemas["OrderInputStatus"];
+export type OrderLine = Schemas["OrderLine"];
+export type ShipmentLine = Schemas["OrderShipmentLine"];
 /** The summary of a shipment embedded in its order. */
-export interface OrderShipment {
-  id: string;
-  external_id: string;
-  carrier: string;
-  service: string | null;
-  tracking_number: string | null;
-  tracking_url: string | null;
-  shipped_at: string;
-  location_id: string | null;
-  lines: ShipmentLine[];
-  created_at: string;
-}
+export type OrderShipment = Schemas["OrderShipment"];
+export type Order = Schemas["Order"];
 
-export interface Order {
-  id: string;
-  external_id: string;
-  order_number: string | null;
-  source: string;
-  status: OrderStatus;
-  currency: string;
-  placed_at: string;
-  customer: Customer | null;
-  ship_to: Address;
-  bill_to: Address | null;
-  shipping_method: string | null;
-  lines: OrderLine[];
-  totals: Totals | null;
-  metadata: Record<string, string> | null;
-  source_updated_at: string;
-  shipments: OrderShipment[];
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
+/** A stored shipment: the API shows it only inside its order, the store keeps it on its own. */
 export interface Shipment extends OrderShipment {
   /** The order's server id. */
   order_id: string;
   updated_at: string;
 }
 
-export type ReturnStatus =
-  | "requested"
-  | "approved"
-  | "rejected"
-  | "cancelled"
-  | "in_transit"
-  | "received"
-  | "completed";
+export type ReturnStatus = Schemas["ReturnStatus"];
+export type ReturnReasonCode = Schemas["ReasonCode"];
+export type ReturnItem = Schemas["ReturnItem"];
+export type ReturnTracking = Schemas["ReturnTracking"];
+export type DispositionOutcome = Schemas["DispositionOutcome"];
+export type ItemCondition = Schemas["ItemCondition"];
+export type Disposition = Schemas["Disposition"];
+export type Return = Schemas["Return"];
+export type InventoryLevel = Schemas["InventoryLevel"];
 
-export type ReturnReasonCode =
-  | "damaged"
-  | "defective"
-  | "wrong_item"
-  | "not_as_described"
-  | "no_longer_needed"
-  | "size_or_fit"
-  | "other";
-
-export interface ReturnItem {
-  line_id: string;
-  sku: string;
-  quantity: number;
-  reason_code: ReturnReasonCode;
-  note: string | null;
-  /** Derived: sum of this line over the return's dispositions. */
-  quantity_dispositioned: number;
-}
-
-export interface ReturnTracking {
-  carrier: string;
-  tracking_number: string;
-}
-
-export type DispositionOutcome =
-  | "restock"
-  | "refurbish"
-  | "quarantine"
-  | "return_to_vendor"
-  | "donate"
-  | "recycle"
-  | "dispose"
-  | "missing";
-
-export type ItemCondition = "new" | "like_new" | "used" | "damaged" | "unsellable";
-
-export interface Disposition {
-  id: string;
-  external_id: string | null;
-  return_id: string;
-  line_id: string;
-  quantity: number;
-  outcome: DispositionOutcome;
-  condition: ItemCondition | null;
-  location_id: string | null;
-  decided_at: string;
-  note: string | null;
-  created_at: string;
-}
-
-export interface Return {
-  id: string;
-  /** The caller's RMA number. */
-  external_id: string;
-  order_id: string;
-  order_external_id: string;
-  status: ReturnStatus;
-  reason: string | null;
-  customer_note: string | null;
-  items: ReturnItem[];
-  tracking: ReturnTracking | null;
-  requested_at: string;
-  received_at: string | null;
-  completed_at: string | null;
-  dispositions: Disposition[];
-  source_updated_at: string;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
-
-export interface InventoryLevel {
-  location_id: string;
-  sku: string;
-  on_hand: number;
-  available: number;
-  reserved: number | null;
-  as_of: string;
-  updated_at: string;
-}
-
-export type DomainEventType =
-  | "return.created"
-  | "return.updated"
-  | "return.disposition.created"
-  | "return.completed"
-  | "return.cancelled";
+/** The events the rules raise: the return events of the webhook catalogue. */
+export type DomainEventType = Extract<Schemas["WebhookEventType"], `return.${string}`>;
 
 /** The server wraps it as `{id: "evt_…", type, created_at, data: {object: return}}`. */
 export interface DomainEvent {
@@ -208,24 +58,12 @@ export interface DomainEvent {
   return: Return;
 }
 
-export type Outcome = "created" | "updated" | "unchanged" | "stale";
-export type ResultItemType = "order" | "inventory_snapshot" | "shipment" | "return" | "disposition";
+export type ResultItem = Schemas["RequestResultItem"];
+export type Outcome = ResultItem["outcome"];
+export type ResultItemType = ResultItem["type"];
+export type BatchResult = Schemas["RequestResult"];
 
-export interface ResultItem {
-  index: number;
-  type: ResultItemType;
-  id: string;
-  outcome: Outcome;
-}
-
-export interface BatchResult {
-  created: number;
-  updated: number;
-  unchanged: number;
-  stale: number;
-  items: ResultItem[];
-}
-
+/** Every business-rule error code, as a value (the spec's enum, checked below). */
 export const ITEM_ERROR_CODES = [
   "order_not_found",
   "order_cancelled",
@@ -244,16 +82,16 @@ export const ITEM_ERROR_CODES = [
   "disposition_quantity_exceeded",
   "item_below_dispositioned",
   "currency_mismatch",
-] as const;
+] as const satisfies readonly Schemas["ItemErrorCode"][];
 
-export type ItemErrorCode = (typeof ITEM_ERROR_CODES)[number];
+export type ItemErrorCode = Schemas["ItemErrorCode"];
+// The list above names every code of the spec: a code added to the spec and not here fails here.
+type MissingCodes = Exclude<ItemErrorCode, (typeof ITEM_ERROR_CODES)[number]>;
+const everyCodeListed: [MissingCodes] extends [never] ? true : MissingCodes = true;
+void everyCodeListed;
 
-export interface ItemError {
-  /** JSON Pointer into the submitted body; `""` when the whole request is at fault. */
-  pointer: string;
-  code: ItemErrorCode;
-  message: string;
-}
+/** A business-rule failure; `pointer` is `""` when the whole request is at fault. */
+export type ItemError = Schemas["ItemError"];
 
 /**
  * Every entity whose stored state changed, in its final state, each once, in the order first
@@ -272,5 +110,3 @@ export interface Changes {
 export type ApplyResult =
   | { status: "succeeded"; result: BatchResult; changes: Changes; events: DomainEvent[] }
   | { status: "failed"; errors: ItemError[] };
-
-export type * from "./input.ts";

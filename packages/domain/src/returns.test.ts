@@ -85,7 +85,7 @@ describe("applyReturns: create", () => {
     ["rejected", ["return.created"], null],
   ])("a new return may start %s", (status, events, receivedAt) => {
     const h = withOrder();
-    const res = h.ok("returns", { returns: [returnInput({ status })] });
+    const res = h.ok("returns", { returns: [returnInput({ status: status as ReturnInput["status"] })] });
     expect(res.events.map((e) => e.type)).toEqual(events);
     expect(h.state.returnById("ret_1")).toMatchObject({ status, received_at: receivedAt });
     const claimed = status === "cancelled" || status === "rejected" ? 0 : 1;
@@ -202,9 +202,9 @@ describe("applyReturns: rules", () => {
       [{ pointer: "/returns/0/items/0/quantity", code: "return_quantity_exceeded" }],
     ],
     [
-      "status completed from the caller",
+      "status completed from the caller (the spec refuses it; the rules do too)",
       () => {},
-      { status: "completed" },
+      { status: "completed" as ReturnInput["status"] },
       [{ pointer: "/returns/0/status", code: "invalid_status_transition" }],
     ],
     [
