@@ -8,6 +8,7 @@
 import {
   BodyValidator,
   createSpecAjv,
+  type OpenApiDocument,
   toFieldErrors,
   unstorableCharacterError,
   unstorableStringPointer,
@@ -53,11 +54,9 @@ export class SpecValidator {
   readonly #body: BodyValidator;
   readonly #cache = new Map<string, Validators>();
 
-  constructor(document: Record<string, unknown>) {
-    const components = (document.components ?? {}) as { schemas?: unknown };
-    const registered = { $id: SPEC_ID, components: { schemas: components.schemas ?? {} } };
-    this.#general.addSchema(registered);
-    this.#body = new BodyValidator(document as never, SPEC_ID);
+  constructor(document: OpenApiDocument) {
+    this.#general.addSchema({ $id: SPEC_ID, components: { schemas: document.components.schemas } });
+    this.#body = new BodyValidator(document, SPEC_ID);
   }
 
   #validators(op: Operation): Validators {
