@@ -1,6 +1,7 @@
 // Public API of @oisr/contract: the HTTP contract as the server, the mock, the CLI and the SDK
 // state it — one implementation each (issue 16). Browser-safe: no `node:` imports, no I/O.
 
+export { base64, base64url, fromBase64 } from "./base64.ts";
 export {
   type BodyOptions,
   type BodyProblems,
@@ -16,6 +17,14 @@ export {
   validationFailedDetail,
 } from "./body-validator.ts";
 export {
+  type AccountCursors,
+  type CursorCodec,
+  createCursorCodec,
+  type Decoded,
+  type Filters,
+  invalidCursor,
+} from "./cursor.ts";
+export {
   bearerToken,
   DEFAULT_RATE_LIMITS,
   jsonTextMayHoldUnstorable,
@@ -25,5 +34,44 @@ export {
   scopesFor,
   unstorableStringPointer,
 } from "./http-contract.ts";
+export {
+  bodyFingerprint,
+  IDEMPOTENCY_WINDOW_MS,
+  type IdempotencyDecision,
+  idempotencyDecision,
+  idempotencyKeyLive,
+  idempotencyKeyReused,
+} from "./idempotency.ts";
 export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
+export {
+  DEFAULT_LIMIT,
+  feedPage,
+  limitOf,
+  type Page,
+  type PageOptions,
+  pageOf,
+  stringFilters,
+} from "./pages.ts";
+export {
+  HttpProblem,
+  internalError,
+  invalidJson,
+  notFound,
+  type Problem,
+  type ProblemCode,
+  payloadTooLarge,
+  problemBody,
+  unsupportedMediaType,
+  validationFailed,
+} from "./problems.ts";
+export {
+  acceptedHeaders,
+  type IngestAccepted,
+  type Instant,
+  ingestAccepted,
+  isoInstant,
+  type RequestRecord,
+  type StoredRequest,
+  toRequestRecord,
+} from "./request-record.ts";
 export { type OpenApiDocument, openapiDocument } from "./spec.ts";

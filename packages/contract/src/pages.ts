@@ -1,0 +1,64 @@
+// List answers, the same for every list: `{data, next_cursor, has_more}` from up to `limit + 1`
+// rows (the extra row only says there is more), `next_cursor` on every page, the last and empty
+// ones included, so a client can always store it and call again later.
+import type { AccountCursors, Filters } from "./cursor.ts";
+
+export const DEFAULT_LIMIT = 50;
+
+export interface Page<T> {
+  data: T[];
+  next_cursor: string;
+  has_more: boolean;
+}
+
+/** `limit` as validated (1-200), or the default. */
+export function limitOf(query: Record<string, unknown>): number {
+  return Number(query.limit ?? DEFAULT_LIMIT);
+}
+
+/** The named filters among the query's parameters; anything but a string counts as absent. */
+export function stringFilters(query: Record<string, unknown>, names: readonly string[]): Filters {
+  const out: Filters = {};
+  for (const name of names) {
+    const value = query[name];
+    out[name] = typeof value === "string" ? value : undefined;
+  }
+  return out;
+}
+
+export interface PageOptions<R, T, P> {
+  limit: number;
+  /** The position the call started from: an empty page's cursor keeps it. */
+  from: P;
+  filters: Filters;
+  positionOf: (row: R) => P;
+  map: (row: R) => T;
+}
+
+export async function pageOf<R, T, P>(
+  cursors: AccountCursors,
+  rows: readonly R[],
+  options: PageOptions<R, T, P>,
+): Promise<Page<T>> {
+  const page = rows.slice(0, options.limit);
+  const last = page.at(-1);
+  return {
+    data: page.map(options.map),
+    next_cursor: await cursors.encode(
+      last === undefined ? options.from : options.positionOf(last),
+      options.filters,
+    ),
+    has_more: rows.length > options.limit,
+  };
+}
+
+/** A change-feed page: rows carry their feed sequence, the position cursors hold. */
+export function feedPage<T>(
+  cursors: AccountCursors,
+  rows: readonly { seq: number; body: T }[],
+  limit: number,
+  after: number,
+  filters: Filters,
+): Promise<Page<T>> {
+  return pageOf(cursors, rows, { limit, from: after, filters, positionOf: (r) => r.seq, map: (r) => r.body });
+}

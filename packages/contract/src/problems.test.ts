@@ -1,0 +1,55 @@
+import { describe, expect, it } from "vitest";
+import {
+  HttpProblem,
+  internalError,
+  invalidJson,
+  notFound,
+  payloadTooLarge,
+  problemBody,
+  unsupportedMediaType,
+  validationFailed,
+} from "./problems.ts";
+
+describe("problem bodies", () => {
+  it("state code, title, status, detail and trace id as RFC 9457 and the spec say", () => {
+    const problem = new HttpProblem(404, "not_found", "No order 7.", { headers: { "X-A": "1" } });
+    expect(problemBody(problem, "trace-1")).toEqual({
+      type: "https://oisr.dev/problems/not_found",
+      title: "Not found",
+      status: 404,
+      detail: "No order 7.",
+      trace_id: "trace-1",
+      code: "not_found",
+    });
+    expect(problem.headers).toEqual({ "X-A": "1" });
+  });
+
+  it("list at most 100 field errors and count the rest", () => {
+    const errors = Array.from({ length: 150 }, (_, i) => ({
+      pointer: `/a/${i}`,
+      code: "type",
+      message: "x",
+    }));
+    const body = problemBody(validationFailed(errors, 400), "t");
+    expect(body.errors).toHaveLength(100);
+    expect(body.errors_total).toBe(400);
+    expect(body.detail).toMatch(/400/);
+    expect(problemBody(validationFailed(errors.slice(0, 2)), "t")).toMatchObject({
+      detail: "The request does not match the API schema.",
+      errors: errors.slice(0, 2),
+    });
+    expect(problemBody(validationFailed(errors.slice(0, 2)), "t")).not.toHaveProperty("errors_total");
+  });
+
+  it.each([
+    [notFound(), 404, "not_found", "No such resource or path."],
+    [notFound("No order 1."), 404, "not_found", "No order 1."],
+    [invalidJson(), 400, "invalid_json", "The request body is not valid JSON."],
+    [payloadTooLarge(), 413, "payload_too_large", "The request body exceeds 5 MiB."],
+    [unsupportedMediaType(), 415, "unsupported_media_type", "Send the body as application/json."],
+    [internalError(), 500, "internal_error", "An unexpected error occurred."],
+  ])("%#: the shared constructors say one text each", (problem, status, code, detail) => {
+    expect(problem).toBeInstanceOf(HttpProblem);
+    expect([problem.status, problem.code, problem.message]).toEqual([status, code, detail]);
+  });
+});

@@ -1,0 +1,61 @@
+// RFC 9457 problem details, the only error body the API sends: the error both sides throw, the
+// body they send for it, and the problems whose text is the same wherever they arise. The server
+// and the mock keep only how they put the body on the wire (express, Fetch).
+import { type FieldError, problemErrors, validationFailedDetail } from "./body-validator.ts";
+import type { components } from "./generated/schema.d.ts";
+import { PROBLEM_TITLES } from "./http-contract.ts";
+
+export type ProblemCode = components["schemas"]["ProblemCode"];
+export type Problem = components["schemas"]["Problem"];
+
+/** Thrown anywhere in request handling; answered as a problem by the server's or the mock's pipeline. */
+export class HttpProblem extends Error {
+  readonly status: number;
+  readonly code: ProblemCode;
+  readonly errors: FieldError[] | undefined;
+  /** How many errors were found; the body lists at most 100 of `errors` (problemErrors). */
+  readonly errorsTotal: number | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(
+    status: number,
+    code: ProblemCode,
+    detail: string,
+    options: { errors?: FieldError[]; errorsTotal?: number; headers?: Record<string, string> } = {},
+  ) {
+    super(detail);
+    this.status = status;
+    this.code = code;
+    this.errors = options.errors;
+    this.errorsTotal = options.errorsTotal;
+    this.headers = options.headers ?? {};
+  }
+}
+
+export function problemBody(problem: HttpProblem, traceId: string): Problem {
+  return {
+    type: `https://oisr.dev/problems/${problem.code}`,
+    title: PROBLEM_TITLES[problem.code] ?? "Error",
+    status: problem.status,
+    detail: problem.message,
+    trace_id: traceId,
+    code: problem.code,
+    ...(problem.errors ? problemErrors(problem.errors, problem.errorsTotal) : {}),
+  };
+}
+
+export const notFound = (detail = "No such resource or path.") => new HttpProblem(404, "not_found", detail);
+
+export const validationFailed = (errors: FieldError[], total = errors.length) =>
+  new HttpProblem(400, "validation_failed", validationFailedDetail(total), { errors, errorsTotal: total });
+
+export const invalidJson = (detail = "The request body is not valid JSON.") =>
+  new HttpProblem(400, "invalid_json", detail);
+
+export const payloadTooLarge = () =>
+  new HttpProblem(413, "payload_too_large", "The request body exceeds 5 MiB.");
+
+export const unsupportedMediaType = () =>
+  new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
+
+export const internalError = () => new HttpProblem(500, "internal_error", "An unexpected error occurred.");

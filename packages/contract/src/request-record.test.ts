@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest";
+import { acceptedHeaders, ingestAccepted, type StoredRequest, toRequestRecord } from "./request-record.ts";
+
+const stored: StoredRequest = {
+  id: "0190a0a0-0000-7000-8000-000000000001",
+  kind: "orders",
+  status: "pending",
+  traceId: "4bf92f3577b34da6a3ce929d0e0e4736",
+  idempotencyKey: "k-1",
+  itemCount: 2,
+  acceptedAt: Date.UTC(2026, 0, 1, 10),
+  startedAt: null,
+  completedAt: null,
+  attempts: 0,
+  // Left over from earlier attempts: only the one the status names may show.
+  result: { created: 1, updated: 0, unchanged: 0, stale: 0, items: [] },
+  errors: [{ pointer: "/orders/0", code: "order_not_found", message: "no" }],
+  error: { code: "processing_failed", message: "gone" },
+};
+
+describe("request records", () => {
+  it("map every field, times in RFC 3339 UTC", () => {
+    expect(toRequestRecord(stored)).toEqual({
+      request_id: stored.id,
+      kind: "orders",
+      status: "pending",
+      trace_id: stored.traceId,
+      idempotency_key: "k-1",
+      item_count: 2,
+      accepted_at: "2026-01-01T10:00:00.000Z",
+      started_at: null,
+      completed_at: null,
+      attempts: 0,
+      result: null,
+      errors: [],
+      error: null,
+    });
+  });
+
+  it("read PostgreSQL's timestamp text and epoch milliseconds alike", () => {
+    const record = toRequestRecord({
+      ...stored,
+      acceptedAt: "2026-01-01 10:00:00.123+00",
+      startedAt: "2026-01-01 12:00:00.5+02",
+      completedAt: Date.UTC(2026, 0, 1, 10, 0, 1),
+    });
+    expect([record.accepted_at, record.started_at, record.completed_at]).toEqual([
+      "2026-01-01T10:00:00.123Z",
+      "2026-01-01T10:00:00.500Z",
+      "2026-01-01T10:00:01.000Z",
+    ]);
+  });
+
+  it.each([
+    ["succeeded", { result: stored.result, errors: [], error: null }],
+    ["failed", { result: null, errors: stored.errors, error: null }],
+    ["dead", { result: null, errors: [], error: stored.error }],
+    ["processing", { result: null, errors: [], error: null }],
+  ] as const)("show on %s only its own outcome", (status, shown) => {
+    expect(toRequestRecord({ ...stored, status })).toMatchObject(shown);
+  });
+
+  it("show a failed request without stored errors with an empty list", () => {
+    expect(toRequestRecord({ ...stored, status: "failed", errors: null }).errors).toEqual([]);
+  });
+});
+
+describe("the 202 answer", () => {
+  it("acknowledges with the request id and trace id", () => {
+    expect(ingestAccepted("r-1", "t-1")).toEqual({
+      message: "Accepted for processing.",
+      request_id: "r-1",
+      trace_id: "t-1",
+    });
+  });
+
+  it.each([
+    [false, { Location: "/v2/requests/r-1", "Retry-After": "1" }],
+    [true, { Location: "/v2/requests/r-1", "Retry-After": "1", "Idempotent-Replayed": "true" }],
+  ])("says where to poll (replayed: %s)", (replayed, headers) => {
+    expect(acceptedHeaders("/v2/requests", "r-1", replayed)).toEqual(headers);
+  });
+});

@@ -1,0 +1,63 @@
+// What an accepted ingest call looks like on the wire: the 202 acknowledgement with its headers,
+// and the record GET /requests and GET /requests/{id} show. The server builds it from a database
+// row, the mock from its in-memory entry; both hand this mapping the same neutral shape.
+import type { components } from "./generated/schema.d.ts";
+
+type Schemas = components["schemas"];
+export type RequestRecord = Schemas["RequestRecord"];
+export type IngestAccepted = Schemas["IngestAccepted"];
+
+/** A moment as the source holds it: epoch milliseconds (the mock) or a timestamp text (PostgreSQL). */
+export type Instant = number | string;
+
+/** A request as stored, whatever the store. */
+export interface StoredRequest {
+  id: string;
+  kind: Schemas["RequestKind"];
+  status: Schemas["RequestStatus"];
+  traceId: string;
+  idempotencyKey: string | null;
+  itemCount: number;
+  acceptedAt: Instant;
+  startedAt: Instant | null;
+  completedAt: Instant | null;
+  attempts: number;
+  /** Each outcome field may be left over from an earlier attempt; only the one the status names shows. */
+  result: Schemas["RequestResult"] | null;
+  errors: Schemas["ItemError"][] | null;
+  error: Schemas["DeadError"] | null;
+}
+
+/** RFC 3339 in UTC with milliseconds; PostgreSQL's "2026-01-01 10:00:00.123+00" is read as such. */
+export const isoInstant = (at: Instant): string => new Date(at).toISOString();
+
+export function toRequestRecord(request: StoredRequest): RequestRecord {
+  return {
+    request_id: request.id,
+    kind: request.kind,
+    status: request.status,
+    trace_id: request.traceId,
+    idempotency_key: request.idempotencyKey,
+    item_count: request.itemCount,
+    accepted_at: isoInstant(request.acceptedAt),
+    started_at: request.startedAt === null ? null : isoInstant(request.startedAt),
+    completed_at: request.completedAt === null ? null : isoInstant(request.completedAt),
+    attempts: request.attempts,
+    result: request.status === "succeeded" ? request.result : null,
+    errors: request.status === "failed" ? (request.errors ?? []) : [],
+    error: request.status === "dead" ? request.error : null,
+  };
+}
+
+export function ingestAccepted(requestId: string, traceId: string): IngestAccepted {
+  return { message: "Accepted for processing.", request_id: requestId, trace_id: traceId };
+}
+
+/** The headers of a 202: where to poll, how soon, and whether this answers an earlier call. */
+export function acceptedHeaders(requestsPath: string, requestId: string, replayed: boolean) {
+  return {
+    Location: `${requestsPath}/${requestId}`,
+    "Retry-After": "1",
+    ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
+  };
+}
