@@ -2,15 +2,23 @@
 // connection, in one run. One-order requests at a steady rate; for each, the time from its 202 until
 // `GET /v2/requests/{id}` first shows `succeeded`. Three setups on the same database, in rotated
 // order over BENCH_ROUNDS rounds of fresh processes: direct; PgBouncer with LISTEN on a direct
-// connection (OISR_LISTEN_DATABASE_URL); PgBouncer with polling only. Goal: p50 through the pooler
-// ≤ 1.5 × direct.
+// connection (OISR_LISTEN_DATABASE_URL); PgBouncer with polling only; and the scaled-out shape of
+// issue 18: two API and two worker processes through PgBouncer (LISTEN direct), calls alternating
+// between the API processes. Goal: p50 through the pooler ≤ 1.5 × direct (one process).
 //   node bench/pooler-latency.ts   (starts scripts/pgbouncer.sh unless OISR_PGBOUNCER_URL names a pooler)
 //   (OISR_PGBOUNCER_URL, default postgres://postgres@127.0.0.1:6544/test; BENCH_POOLER_RATE=20 per s,
 //    BENCH_POOLER_SECONDS=10, BENCH_ROUNDS=3)
 import { execFileSync } from "node:child_process";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
-import { createAccount, freshDatabase, NO_RATE_LIMITS, ROOT, startOisr } from "./lib/processes.ts";
+import {
+  createAccount,
+  freshDatabase,
+  NO_RATE_LIMITS,
+  ROOT,
+  startOisr,
+  startOisrWorker,
+} from "./lib/processes.ts";
 import { fmt, printTable, type Row, ratio, spread } from "./lib/report.ts";
 
 const RATE = Number(process.env.BENCH_POOLER_RATE ?? 20);
@@ -24,7 +32,13 @@ const through = (directUrl: string) => {
   return url.toString();
 };
 
-type Setup = { name: string; env: (direct: string) => Record<string, string> };
+/** `apis` API processes and `workers` worker processes, or (both 0) one all-in-one process. */
+type Setup = {
+  name: string;
+  env: (direct: string) => Record<string, string>;
+  apis?: number;
+  workers?: number;
+};
 const SETUPS: Setup[] = [
   { name: "direct", env: (direct) => ({ DATABASE_URL: direct }) },
   {
@@ -39,19 +53,46 @@ const SETUPS: Setup[] = [
     name: "PgBouncer (transaction), polling",
     env: (direct) => ({ DATABASE_URL: through(direct), OISR_DATABASE_POOLING: "transaction" }),
   },
+  {
+    name: "2 API + 2 worker processes via PgBouncer, LISTEN direct",
+    env: (direct) => ({
+      DATABASE_URL: through(direct),
+      OISR_DATABASE_POOLING: "transaction",
+      OISR_LISTEN_DATABASE_URL: direct,
+    }),
+    apis: 2,
+    workers: 2,
+  },
 ];
 
+/** The processes of a setup; `urls` are the API base URLs to spread calls over. */
+async function startSetup(databaseUrl: string, setup: Setup, account: { token: string; accountId: string }) {
+  const env = { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...setup.env(databaseUrl) };
+  if (!setup.apis) {
+    const server = await startOisr(env.DATABASE_URL as string, env, { account });
+    return { urls: [server.url], stop: () => server.stop() };
+  }
+  const apis = [];
+  for (let i = 0; i < setup.apis; i++)
+    apis.push(await startOisr(env.DATABASE_URL as string, { ...env, OISR_ROLE: "api" }, { account }));
+  const workers = [];
+  for (let i = 0; i < (setup.workers ?? 0); i++)
+    workers.push(await startOisrWorker(env.DATABASE_URL as string, env));
+  return {
+    urls: apis.map((a) => a.url),
+    stop: async () => {
+      await Promise.all([...apis, ...workers].map((p) => p.stop()));
+    },
+  };
+}
+
 async function measure(databaseUrl: string, setup: Setup, account: { token: string; accountId: string }) {
-  const env = setup.env(databaseUrl);
-  const server = await startOisr(
-    env.DATABASE_URL as string,
-    { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...env },
-    { account },
-  );
+  const server = await startSetup(databaseUrl, setup, account);
   try {
-    const client = api(server.url, server.token);
+    const clients = server.urls.map((url) => api(url, account.token));
     let seq = 0;
     const one = async (): Promise<number> => {
+      const client = clients[seq % clients.length] as (typeof clients)[number];
       const ack = await client.post(
         "/ingest/orders",
         JSON.stringify({ orders: [order(`pool-${Date.now()}-${++seq}`)] }),

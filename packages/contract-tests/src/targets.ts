@@ -21,7 +21,7 @@ function freshPgliteDir(): { dir: string; drop(): Promise<void> } {
 }
 
 /** The same database through a transaction pooler: `pooler` is its URL (any database name). */
-function pooledUrl(directUrl: string, pooler: string): string {
+export function pooledUrl(directUrl: string, pooler: string): string {
   const url = new URL(directUrl);
   const via = new URL(pooler);
   url.host = via.host;

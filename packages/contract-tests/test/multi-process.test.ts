@@ -1,39 +1,28 @@
 // Sections 3, 4, 5, 8 and 10 across processes: several `oisr-server` processes on one PostgreSQL
 // database share rate limits, apply every request exactly once, never let a feed poller miss a
-// change, survive a worker killed mid-request, and take tokens from the command line. PostgreSQL
-// only: PGlite lives in one process.
+// change, survive processes killed under load, and take tokens from the command line. Run on each
+// deployment shape: two all-in-one processes straight on PostgreSQL, and (with OISR_PGBOUNCER_URL)
+// two API and two worker processes through PgBouncer in transaction mode, LISTEN on a direct
+// connection (CONTRACT section 10, issue 18). PostgreSQL only: PGlite lives in one process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { order } from "../src/fixtures.ts";
 import { type Client, client, succeeded } from "../src/harness.ts";
 import { waitFor } from "../src/poll.ts";
+import { drainFeed, type Minter, systemAt } from "../src/processes.ts";
 import {
   accountMinter,
   cli,
   freshDatabase,
+  pooledUrl,
   type SpawnedServer,
   type System,
   spawnServer,
 } from "../src/targets.ts";
 
 const adminUrl = process.env.DATABASE_URL;
+const poolerUrl = process.env.OISR_PGBOUNCER_URL;
 const REASON = "(PostgreSQL only: needs DATABASE_URL, PGlite cannot be shared by processes)";
-
-type Minter = Awaited<ReturnType<typeof accountMinter>>;
-
-/** A System view of a spawned API process, enough for the HTTP client. */
-function systemAt(baseUrl: string, databaseUrl: string, minter: Minter): System {
-  return {
-    baseUrl,
-    origin: new URL(baseUrl).origin,
-    databaseUrl,
-    createAccount: (name) => minter.create(name),
-    revokeToken: async (token) => {
-      await cli(databaseUrl, ["tokens", "revoke", token]);
-    },
-    close: async () => {},
-  };
-}
 
 /** One account, with a client on each of the given API processes. */
 async function accountOn(systems: System[]): Promise<Client[]> {
@@ -42,37 +31,61 @@ async function accountOn(systems: System[]): Promise<Client[]> {
   return systems.map((s) => client(s, account));
 }
 
-async function drainFeed(c: Client, cursor: string | undefined): Promise<{ items: Json[]; cursor: string }> {
-  const items: Json[] = [];
-  let next = cursor;
-  for (;;) {
-    const res = await c.get(`/orders?limit=200${next ? `&cursor=${encodeURIComponent(next)}` : ""}`);
-    expect(res.status, res.text).toBe(200);
-    items.push(...res.body.data);
-    next = res.body.next_cursor as string;
-    if (!res.body.has_more) return { items, cursor: next };
-  }
+interface Topology {
+  name: string;
+  /** The environment of each process, given the database's direct URL. */
+  processes(directUrl: string): Record<string, string>[];
 }
 
-describe.skipIf(!adminUrl)(`two API + worker processes on one database ${REASON}`, () => {
+const TOPOLOGIES: Topology[] = [
+  {
+    name: "two API + worker processes straight on PostgreSQL",
+    processes: (url) => [{ DATABASE_URL: url }, { DATABASE_URL: url }],
+  },
+  ...(poolerUrl
+    ? [
+        {
+          name: "two API and two worker processes through PgBouncer (transaction pooling)",
+          processes: (url: string) => {
+            const pooled = {
+              DATABASE_URL: pooledUrl(url, poolerUrl),
+              OISR_DATABASE_POOLING: "transaction",
+              OISR_LISTEN_DATABASE_URL: url,
+            };
+            return [
+              { ...pooled, OISR_ROLE: "api" },
+              { ...pooled, OISR_ROLE: "api" },
+              { ...pooled, OISR_ROLE: "worker" },
+              { ...pooled, OISR_ROLE: "worker" },
+            ];
+          },
+        },
+      ]
+    : []),
+];
+
+describe.skipIf(!adminUrl).each(TOPOLOGIES)(`$name ${REASON}`, (topology) => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   let minter: Minter;
   let servers: SpawnedServer[] = [];
   let systems: System[] = [];
+  let directUrl = "";
 
   beforeAll(async () => {
     db = await freshDatabase(adminUrl as string);
-    const env = {
-      DATABASE_URL: db.url,
+    directUrl = db.url;
+    const limits = {
       OISR_RATE_LIMITS: JSON.stringify({ ingest: 20, orders_read: 100_000, requests_read: 100_000 }),
     };
-    // Start one first so the migrations run once, then the second.
-    servers = [spawnServer(env)];
-    const first = await (servers[0] as SpawnedServer).ready;
-    servers.push(spawnServer(env));
-    const second = await (servers[1] as SpawnedServer).ready;
+    const envs = topology.processes(db.url).map((env) => ({ ...env, ...limits }));
+    // Start one first so the migrations run once, then the others together.
+    servers = [spawnServer(envs[0] as Record<string, string>)];
+    await (servers[0] as SpawnedServer).ready;
+    servers.push(...envs.slice(1).map((env) => spawnServer(env)));
+    const urls = await Promise.all(servers.map((s) => s.ready));
     minter = await accountMinter(db.url);
-    systems = [systemAt(first, db.url, minter), systemAt(second, db.url, minter)];
+    // Worker-only processes have no API (ready resolves with "").
+    systems = urls.filter(Boolean).map((url) => systemAt(url, db.url, minter));
   });
 
   afterAll(async () => {
@@ -82,7 +95,7 @@ describe.skipIf(!adminUrl)(`two API + worker processes on one database ${REASON}
   });
 
   it("the command line mints accounts and tokens that every process accepts, and revokes them for every process", async () => {
-    const created = await cli(db.url, ["accounts", "create", "--name", "cli-test"]);
+    const created = await cli(directUrl, ["accounts", "create", "--name", "cli-test"]);
     expect(created.code).toBe(0);
     expect(created.output).toEqual({
       account_id: expect.stringMatching(/^acc_/),
@@ -90,7 +103,7 @@ describe.skipIf(!adminUrl)(`two API + worker processes on one database ${REASON}
       token: expect.stringMatching(/^oisr_/),
     });
     const { account_id: accountId, token } = created.output as { account_id: string; token: string };
-    const second = await cli(db.url, ["tokens", "create", "--account", accountId]);
+    const second = await cli(directUrl, ["tokens", "create", "--account", accountId]);
     expect(second).toEqual({ code: 0, output: { token: expect.stringMatching(/^oisr_/) } });
     const token2 = (second.output as { token: string }).token;
     // Both tokens name the same account, on both processes.
@@ -99,7 +112,7 @@ describe.skipIf(!adminUrl)(`two API + worker processes on one database ${REASON}
     const ack = await (a1 as Client).ingest("/ingest/orders", { orders: [order()] });
     for (const c of [a1, b1, a2, b2])
       expect((await (c as Client).get(`/requests/${ack.body.request_id}`)).status).toBe(200);
-    expect(await cli(db.url, ["tokens", "revoke", token])).toEqual({ code: 0, output: { revoked: true } });
+    expect(await cli(directUrl, ["tokens", "revoke", token])).toEqual({ code: 0, output: { revoked: true } });
     for (const c of [a1, b1]) expect((await (c as Client).get("/orders")).status).toBe(401);
     for (const c of [a2, b2]) expect((await (c as Client).get("/orders")).status).toBe(200);
   });
@@ -192,6 +205,54 @@ describe.skipIf(!adminUrl)(`two API + worker processes on one database ${REASON}
     // The poller really read while writes were committing.
     expect(pagesWhileWriting).toBeGreaterThan(1);
   });
+
+  it("SIGKILL of one API and one worker process under load: every accepted order is applied exactly once", async () => {
+    // Last in this block: it leaves one process of each role (or one all-in-one process) running.
+    // Four accounts, a writer per account and API process, one-order calls as shops send them
+    // (16 per account, under this block's ingest limit of 20 a minute), each with its own key.
+    const accounts = await Promise.all(Array.from({ length: 4 }, () => accountOn(systems)));
+    const expected = new Map<string, string>(); // external_id → account token
+    const acked: { c: Client; requestId: string }[] = [];
+    const unanswered: { c: Client; body: Json; key: string }[] = [];
+    let sent = 0;
+    const writer = async (c: Client, survivor: Client) => {
+      for (let i = 0; i < 8; i++) {
+        const body = { orders: [order()] };
+        const key = `mp-${sent++}`;
+        expected.set(body.orders[0]?.external_id as string, key);
+        try {
+          const res = await c.post("/ingest/orders", body, { "idempotency-key": key });
+          expect([202], res.text).toContain(res.status);
+          acked.push({ c: survivor, requestId: res.body.request_id });
+        } catch {
+          // No answer: the process died with the call in flight. Resend later with the same key.
+          unanswered.push({ c: survivor, body, key });
+        }
+      }
+    };
+    const load = Promise.all(
+      accounts.flatMap((clients) => clients.map((c) => writer(c, clients[0] as Client))),
+    );
+    await waitFor(async () => (acked.length >= 8 ? true : undefined), "some accepted requests", {
+      intervalMs: 2,
+      timeoutMs: 30_000,
+    });
+    // The second API process and the first worker (or the second all-in-one process) die at once.
+    const victims = servers.length === 4 ? [servers[1], servers[2]] : [servers[1]];
+    for (const victim of victims) victim?.child.kill("SIGKILL");
+    await load;
+    for (const u of unanswered) {
+      const res = await u.c.post("/ingest/orders", u.body, { "idempotency-key": u.key });
+      expect([202], res.text).toContain(res.status);
+      acked.push({ c: u.c, requestId: res.body.request_id });
+    }
+    for (const ack of acked) succeeded(await ack.c.wait(ack.requestId, { timeoutMs: 60_000 }));
+    const seen: Json[] = [];
+    for (const clients of accounts) seen.push(...(await drainFeed(clients[0] as Client, undefined)).items);
+    expect(new Set(seen.map((o) => o.external_id))).toEqual(new Set(expected.keys()));
+    expect(seen).toHaveLength(expected.size);
+    expect(seen.every((o) => o.version === 1)).toBe(true);
+  }, 180_000);
 });
 
 describe.skipIf(!adminUrl)(`a worker killed mid-request ${REASON}`, () => {
