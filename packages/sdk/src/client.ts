@@ -1,9 +1,12 @@
 import type { paths } from "@oisr/contract/schema";
 import type { Client } from "openapi-fetch";
+import type { Hooks, Logger, LogLevel } from "./hooks.ts";
 import type { Context } from "./internal/context.ts";
+import { levelledLogger } from "./internal/log.ts";
 import { createFetchClient } from "./internal/openapi-fetch.ts";
 import { DEFAULT_POLL_TIMING } from "./internal/poll.ts";
 import { createThrottle } from "./internal/throttle.ts";
+import { activeTraceparent } from "./internal/traceparent.ts";
 import { createTransport, type FetchLike } from "./internal/transport.ts";
 import { type InventoryResource, inventoryResource } from "./resources/inventory.ts";
 import { type OrdersResource, ordersResource } from "./resources/orders.ts";
@@ -29,6 +32,56 @@ export interface ClientOptions {
    * share it. Default false (429s are still retried after `Retry-After`).
    */
   throttle?: boolean;
+  /**
+   * Where the SDK logs: `console` (the default), pino, winston… (`{ error, warn, info, debug }`).
+   * Never logs the `Authorization` header or bodies.
+   */
+  logger?: Logger;
+  /**
+   * How much to log. Default: the `OISR_LOG` environment variable where there is one, else
+   * `"warn"`, at which nothing is logged in normal operation. `"info"`: one line per HTTP attempt
+   * (method, path, status, duration, trace id) and per retry (delay); `"debug"`: also a line
+   * before each attempt.
+   * @example
+   * ```ts
+   * createClient({ baseUrl, token, logLevel: "info" }); // to console
+   * // or, without code: OISR_LOG=debug node sync.js
+   * ```
+   */
+  logLevel?: LogLevel;
+  /**
+   * Called for every HTTP attempt, retries included: `onRequest` (may return a changed
+   * `Request`), `onResponse`, `onRetry`. A hook that throws fails the call. See {@link Hooks}.
+   * @example
+   * ```ts
+   * createClient({ baseUrl, token, hooks: {
+   *   onResponse: ({ request, response, durationMs }) => console.log(request.method, request.url, response.status, durationMs),
+   *   onRetry: ({ attempt, delayMs, status, error }) => console.warn("retrying", attempt, delayMs, status ?? error?.message),
+   * } });
+   * ```
+   */
+  hooks?: Hooks;
+  /**
+   * The W3C `traceparent` sent with every call that has none, so that the server's trace (its
+   * `X-Trace-Id`, a request record's `trace_id`, its spans) continues yours.
+   *
+   * - `true` (default): the active span of OpenTelemetry, when the app registered
+   *   `@opentelemetry/api` v1 (e.g. the Node SDK): read from the API's globals, so the SDK does
+   *   not depend on it. No active span, no header.
+   * - a function: called once per call (not per retry), in the caller's async context; its
+   *   string is sent, `undefined` sends none. For other tracers, or OTel's own propagator.
+   * - `false`: never.
+   * @example
+   * ```ts
+   * import { context, propagation } from "@opentelemetry/api";
+   * createClient({ baseUrl, token, traceparent: () => {
+   *   const carrier: Record<string, string> = {};
+   *   propagation.inject(context.active(), carrier);
+   *   return carrier.traceparent;
+   * } });
+   * ```
+   */
+  traceparent?: boolean | (() => string | undefined);
 }
 
 export interface OisrClient {
@@ -74,6 +127,14 @@ export function createClient(options: ClientOptions): OisrClient {
     timeoutMs: options.timeoutMs ?? 30_000,
     ...(options.maxRetries !== undefined ? { retry: { maxRetries: options.maxRetries } } : {}),
     throttle: options.throttle ? createThrottle() : undefined,
+    hooks: options.hooks,
+    log: levelledLogger(options.logger, options.logLevel),
+    traceparent:
+      typeof options.traceparent === "function"
+        ? options.traceparent
+        : options.traceparent === false
+          ? undefined
+          : activeTraceparent,
   });
   const raw = createFetchClient<paths>({
     baseUrl,

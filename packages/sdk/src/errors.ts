@@ -153,13 +153,16 @@ export class ConnectionError extends OisrError {
 export class RequestFailedError extends OisrError {
   override name = "RequestFailedError";
   readonly record: RequestRecord;
+  /** The request's `trace_id` (the ingest call's trace; its processing continues it): quote it when asking for support. */
+  readonly traceId: string;
   constructor(record: RequestRecord) {
     const why =
       record.status === "dead"
         ? (record.error?.message ?? "processing could not finish")
         : `${record.errors.length} item error(s)${record.errors[0] ? `, first: ${record.errors[0].pointer} ${record.errors[0].code}` : ""}`;
-    super(`Request ${record.request_id} ${record.status}: ${why}`);
+    super(`Request ${record.request_id} ${record.status}: ${why} (trace ${record.trace_id})`);
     this.record = record;
+    this.traceId = record.trace_id;
   }
 }
 

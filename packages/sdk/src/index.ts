@@ -13,6 +13,15 @@ export {
   ValidationError,
   WebhookVerificationError,
 } from "./errors.ts";
+export type {
+  Hooks,
+  Logger,
+  LogLevel,
+  RequestHookContext,
+  ResponseHookContext,
+  RetryHookContext,
+} from "./hooks.ts";
+export type { ApiPromise, WithResponse } from "./internal/api-promise.ts";
 export type { IngestAndWaitOptions, IngestOptions, RequestOptions } from "./internal/context.ts";
 export type { ChangesOptions } from "./internal/paginate.ts";
 export type { WaitForOptions } from "./internal/poll.ts";

@@ -2,6 +2,7 @@ import type { paths } from "@oisr/contract/schema";
 import type { Client } from "openapi-fetch";
 import { RequestFailedError } from "../errors.ts";
 import type { IngestAccepted, RequestRecord } from "../types.ts";
+import { ApiPromise, type WithResponse } from "./api-promise.ts";
 import { type PollTiming, pollUntilFinal, type WaitForOptions } from "./poll.ts";
 import { errorFromResponse } from "./problem.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
@@ -61,11 +62,14 @@ export function ingestHeaders(options: IngestOptions | undefined): Record<string
   return options?.idempotencyKey ? { "Idempotency-Key": options.idempotencyKey } : undefined;
 }
 
-/** The body of a successful response, or the mapped `ApiError`. */
-export async function unwrap<T>(call: Promise<Result<T>>): Promise<T> {
-  const { data, error, response } = await call;
-  if (!response.ok) throw errorFromResponse(response, error);
-  return data as T;
+/** The body of a successful response (with the response, for `withResponse()`), or the mapped `ApiError`. */
+export function unwrap<T>(call: Promise<Result<T>>): ApiPromise<T> {
+  return new ApiPromise(
+    call.then(({ data, error, response }) => {
+      if (!response.ok) throw errorFromResponse(response, error);
+      return { data: data as T, response };
+    }),
+  );
 }
 
 export async function getRecord(ctx: Context, requestId: string, options?: RequestOptions) {
@@ -77,45 +81,62 @@ export async function getRecord(ctx: Context, requestId: string, options?: Reque
   return {
     record: data as RequestRecord,
     retryAfterMs: parseRetryAfter(response.headers.get("retry-after"), Date.now()),
+    response,
   };
+}
+
+/** Polls until final; the response is the last poll's. */
+async function pollRecord(
+  ctx: Context,
+  requestId: string,
+  options: WaitForOptions,
+  initialDelayMs: number,
+): Promise<WithResponse<RequestRecord>> {
+  let response: Response | undefined;
+  const data = await pollUntilFinal(
+    requestId,
+    async (signal) => {
+      const polled = await getRecord(ctx, requestId, signal ? { signal } : {});
+      response = polled.response;
+      return polled;
+    },
+    options,
+    { ...ctx.pollTiming, initialDelayMs },
+  );
+  return { data, response: response as Response };
 }
 
 export function waitFor(
   ctx: Context,
   requestId: string,
   options: WaitForOptions = {},
-  initialDelayMs = 0,
-): Promise<RequestRecord> {
-  return pollUntilFinal(
-    requestId,
-    (signal) => getRecord(ctx, requestId, { ...(signal ? { signal } : {}) }),
-    options,
-    {
-      ...ctx.pollTiming,
-      initialDelayMs,
-    },
-  );
+): ApiPromise<RequestRecord> {
+  return new ApiPromise(pollRecord(ctx, requestId, options, 0));
 }
 
 /** Ingest, then wait until the request is final; throws `RequestFailedError` unless it succeeded. */
-export async function ingestAndWait(
+export function ingestAndWait(
   ctx: Context,
   ingest: (options: IngestOptions) => Promise<IngestAccepted>,
   options: IngestAndWaitOptions = {},
-): Promise<RequestRecord> {
+): ApiPromise<RequestRecord> {
   const { timeoutMs, onProgress, ...ingestOptions } = options;
-  const ack = await ingest(ingestOptions);
-  const record = await waitFor(
-    ctx,
-    ack.request_id,
-    {
-      ...(options.signal ? { signal: options.signal } : {}),
-      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
-      ...(onProgress ? { onProgress } : {}),
-    },
-    // The request was accepted a moment ago: give it a head start before the first poll.
-    ctx.pollTiming.firstIntervalMs,
+  return new ApiPromise(
+    (async () => {
+      const ack = await ingest(ingestOptions);
+      const final = await pollRecord(
+        ctx,
+        ack.request_id,
+        {
+          ...(options.signal ? { signal: options.signal } : {}),
+          ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+          ...(onProgress ? { onProgress } : {}),
+        },
+        // The request was accepted a moment ago: give it a head start before the first poll.
+        ctx.pollTiming.firstIntervalMs,
+      );
+      if (final.data.status !== "succeeded") throw new RequestFailedError(final.data);
+      return final;
+    })(),
   );
-  if (record.status !== "succeeded") throw new RequestFailedError(record);
-  return record;
 }

@@ -1,3 +1,4 @@
+import type { ApiPromise } from "../internal/api-promise.ts";
 import {
   type Context,
   type IngestAndWaitOptions,
@@ -28,11 +29,14 @@ export interface InventoryResource {
    *   items: [{ sku: "SKU-1", on_hand: 12, available: 10 }] }]);
    * ```
    */
-  ingest(snapshots: InventorySnapshotInput[], options?: IngestOptions): Promise<IngestAccepted>;
+  ingest(snapshots: InventorySnapshotInput[], options?: IngestOptions): ApiPromise<IngestAccepted>;
   /** `ingest`, then waits for the final record. @throws {RequestFailedError} on `failed`/`dead`. @example `await client.inventory.ingestAndWait(snapshots)` */
-  ingestAndWait(snapshots: InventorySnapshotInput[], options?: IngestAndWaitOptions): Promise<RequestRecord>;
+  ingestAndWait(
+    snapshots: InventorySnapshotInput[],
+    options?: IngestAndWaitOptions,
+  ): ApiPromise<RequestRecord>;
   /** One page of inventory levels. @example `const page = await client.inventory.list({ location_id: "WH-1" })` */
-  list(params?: ListInventoryParams, options?: RequestOptions): Promise<InventoryPage>;
+  list(params?: ListInventoryParams, options?: RequestOptions): ApiPromise<InventoryPage>;
   /**
    * Every level matching the filters, page after page.
    * @example

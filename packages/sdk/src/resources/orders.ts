@@ -1,4 +1,5 @@
 import type { components } from "@oisr/contract/schema";
+import type { ApiPromise } from "../internal/api-promise.ts";
 import {
   type Context,
   type IngestAndWaitOptions,
@@ -36,7 +37,7 @@ export interface OrdersResource {
    * console.log(ack.request_id);
    * ```
    */
-  ingest(orders: OrderInput[], options?: IngestOptions): Promise<IngestAccepted>;
+  ingest(orders: OrderInput[], options?: IngestOptions): ApiPromise<IngestAccepted>;
   /**
    * `ingest`, then waits for the final request record.
    * @throws {RequestFailedError} when the request ends `failed` or `dead`.
@@ -46,7 +47,7 @@ export interface OrdersResource {
    * console.log(record.result?.created);
    * ```
    */
-  ingestAndWait(orders: OrderInput[], options?: IngestAndWaitOptions): Promise<RequestRecord>;
+  ingestAndWait(orders: OrderInput[], options?: IngestAndWaitOptions): ApiPromise<RequestRecord>;
   /**
    * One order by server id (`ord_…`) or by your `external_id`.
    * @example
@@ -54,7 +55,7 @@ export interface OrdersResource {
    * const order = await client.orders.get("A-1001");
    * ```
    */
-  get(identifier: string, options?: RequestOptions): Promise<Order>;
+  get(identifier: string, options?: RequestOptions): ApiPromise<Order>;
   /**
    * One page of the order change feed (least recently changed first).
    * @example
@@ -63,7 +64,7 @@ export interface OrdersResource {
    * if (page.has_more) await client.orders.list({ status: "open", limit: 100, cursor: page.next_cursor });
    * ```
    */
-  list(params?: ListOrdersParams, options?: RequestOptions): Promise<OrderPage>;
+  list(params?: ListOrdersParams, options?: RequestOptions): ApiPromise<OrderPage>;
   /**
    * Every order matching the filters, page after page.
    * @example

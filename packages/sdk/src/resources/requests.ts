@@ -1,3 +1,4 @@
+import { ApiPromise } from "../internal/api-promise.ts";
 import { type Context, getRecord, init, type RequestOptions, unwrap, waitFor } from "../internal/context.ts";
 import { iterateItems } from "../internal/paginate.ts";
 import type { WaitForOptions } from "../internal/poll.ts";
@@ -12,9 +13,9 @@ export interface RequestsResource {
    * if (record.status === "failed") console.error(record.errors);
    * ```
    */
-  get(requestId: string, options?: RequestOptions): Promise<RequestRecord>;
+  get(requestId: string, options?: RequestOptions): ApiPromise<RequestRecord>;
   /** One page of the account's requests, newest first. @example `const page = await client.requests.list({ status: "dead" })` */
-  list(params?: ListRequestsParams, options?: RequestOptions): Promise<RequestPage>;
+  list(params?: ListRequestsParams, options?: RequestOptions): ApiPromise<RequestPage>;
   /**
    * Every request matching the filters, newest first.
    * @example
@@ -39,14 +40,17 @@ export interface RequestsResource {
    * });
    * ```
    */
-  waitFor(requestId: string, options?: WaitForOptions): Promise<RequestRecord>;
+  waitFor(requestId: string, options?: WaitForOptions): ApiPromise<RequestRecord>;
 }
 
 export function requestsResource(ctx: Context): RequestsResource {
   const list = (params: ListRequestsParams = {}, options?: RequestOptions) =>
     unwrap(ctx.raw.GET("/requests", { params: { query: params }, ...init(ctx, options) }));
   return {
-    get: async (requestId, options) => (await getRecord(ctx, requestId, options)).record,
+    get: (requestId, options) =>
+      new ApiPromise(
+        getRecord(ctx, requestId, options).then((r) => ({ data: r.record, response: r.response })),
+      ),
     list,
     iterate: (params = {}, options) =>
       iterateItems(

@@ -1,3 +1,4 @@
+import type { ApiPromise } from "../internal/api-promise.ts";
 import {
   type Context,
   type IngestAndWaitOptions,
@@ -33,9 +34,9 @@ export interface ReturnsResource {
    *   items: [{ line_id: "1", quantity: 1, reason_code: "size_or_fit" }] }]);
    * ```
    */
-  ingest(returns: ReturnInput[], options?: IngestOptions): Promise<IngestAccepted>;
+  ingest(returns: ReturnInput[], options?: IngestOptions): ApiPromise<IngestAccepted>;
   /** `ingest`, then waits for the final record. @throws {RequestFailedError} on `failed`/`dead`. @example `await client.returns.ingestAndWait(returns)` */
-  ingestAndWait(returns: ReturnInput[], options?: IngestAndWaitOptions): Promise<RequestRecord>;
+  ingestAndWait(returns: ReturnInput[], options?: IngestAndWaitOptions): ApiPromise<RequestRecord>;
   /**
    * Submits dispositions (what happened to returned items) for one return, by its server id or
    * RMA. Requests of one account are applied in order, so this may follow the return's own
@@ -50,17 +51,17 @@ export interface ReturnsResource {
     returnId: string,
     dispositions: DispositionInput[],
     options?: IngestOptions,
-  ): Promise<IngestAccepted>;
+  ): ApiPromise<IngestAccepted>;
   /** `ingestDispositions`, then waits for the final record. @throws {RequestFailedError} on `failed`/`dead`. @example `await client.returns.ingestDispositionsAndWait("RMA-1", dispositions)` */
   ingestDispositionsAndWait(
     returnId: string,
     dispositions: DispositionInput[],
     options?: IngestAndWaitOptions,
-  ): Promise<RequestRecord>;
+  ): ApiPromise<RequestRecord>;
   /** One return by server id (`ret_…`) or RMA. @example `const ret = await client.returns.get("RMA-1")` */
-  get(returnId: string, options?: RequestOptions): Promise<Return>;
+  get(returnId: string, options?: RequestOptions): ApiPromise<Return>;
   /** One page of the return change feed. @example `const page = await client.returns.list({ status: "received" })` */
-  list(params?: ListReturnsParams, options?: RequestOptions): Promise<ReturnPage>;
+  list(params?: ListReturnsParams, options?: RequestOptions): ApiPromise<ReturnPage>;
   /**
    * Every return matching the filters, page after page.
    * @example

@@ -1,3 +1,4 @@
+import type { ApiPromise } from "../internal/api-promise.ts";
 import {
   type Context,
   type IngestAndWaitOptions,
@@ -19,9 +20,9 @@ export interface ShipmentsResource {
    *   tracking_number: "00340434", shipped_at: "2025-01-02T08:00:00Z", lines: [{ line_id: "1", quantity: 2 }] }]);
    * ```
    */
-  ingest(shipments: ShipmentInput[], options?: IngestOptions): Promise<IngestAccepted>;
+  ingest(shipments: ShipmentInput[], options?: IngestOptions): ApiPromise<IngestAccepted>;
   /** `ingest`, then waits for the final record. @throws {RequestFailedError} on `failed`/`dead`. @example `await client.shipments.ingestAndWait(shipments)` */
-  ingestAndWait(shipments: ShipmentInput[], options?: IngestAndWaitOptions): Promise<RequestRecord>;
+  ingestAndWait(shipments: ShipmentInput[], options?: IngestAndWaitOptions): ApiPromise<RequestRecord>;
 }
 
 export function shipmentsResource(ctx: Context): ShipmentsResource {

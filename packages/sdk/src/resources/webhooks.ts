@@ -1,3 +1,4 @@
+import type { ApiPromise } from "../internal/api-promise.ts";
 import { type Context, init, type RequestOptions, unwrap } from "../internal/context.ts";
 import type {
   ListWebhookDeliveriesParams,
@@ -24,19 +25,22 @@ export interface WebhooksResource {
   create(
     subscription: WebhookSubscriptionCreate,
     options?: RequestOptions,
-  ): Promise<WebhookSubscriptionWithSecret>;
+  ): ApiPromise<WebhookSubscriptionWithSecret>;
   /** One page of subscriptions. @example `const { data } = await client.webhooks.list()` */
-  list(params?: ListWebhookSubscriptionsParams, options?: RequestOptions): Promise<WebhookSubscriptionPage>;
+  list(
+    params?: ListWebhookSubscriptionsParams,
+    options?: RequestOptions,
+  ): ApiPromise<WebhookSubscriptionPage>;
   /** One subscription. @example `const sub = await client.webhooks.get("whs_01J…")` */
-  get(subscriptionId: string, options?: RequestOptions): Promise<WebhookSubscription>;
+  get(subscriptionId: string, options?: RequestOptions): ApiPromise<WebhookSubscription>;
   /** Changes url, events, description or status. @example `await client.webhooks.update(id, { status: "disabled" })` */
   update(
     subscriptionId: string,
     changes: WebhookSubscriptionUpdate,
     options?: RequestOptions,
-  ): Promise<WebhookSubscription>;
+  ): ApiPromise<WebhookSubscription>;
   /** Deletes a subscription. @example `await client.webhooks.delete(id)` */
-  delete(subscriptionId: string, options?: RequestOptions): Promise<void>;
+  delete(subscriptionId: string, options?: RequestOptions): ApiPromise<void>;
   /**
    * Issues a new secret. For 24 h deliveries carry signatures with both secrets, so receivers can
    * switch without dropping events (`verifyWebhook` accepts a list of secrets).
@@ -45,15 +49,15 @@ export interface WebhooksResource {
    * const { secret } = await client.webhooks.rotateSecret(id);
    * ```
    */
-  rotateSecret(subscriptionId: string, options?: RequestOptions): Promise<WebhookSubscriptionWithSecret>;
+  rotateSecret(subscriptionId: string, options?: RequestOptions): ApiPromise<WebhookSubscriptionWithSecret>;
   /** Sends a `webhook.test` event to the subscription. @example `await client.webhooks.test(id)` */
-  test(subscriptionId: string, options?: RequestOptions): Promise<WebhookDelivery>;
+  test(subscriptionId: string, options?: RequestOptions): ApiPromise<WebhookDelivery>;
   /** Recent delivery attempts of a subscription. @example `const { data } = await client.webhooks.deliveries(id)` */
   deliveries(
     subscriptionId: string,
     params?: ListWebhookDeliveriesParams,
     options?: RequestOptions,
-  ): Promise<WebhookDeliveryPage>;
+  ): ApiPromise<WebhookDeliveryPage>;
 }
 
 export function webhooksResource(ctx: Context): WebhooksResource {
@@ -75,14 +79,13 @@ export function webhooksResource(ctx: Context): WebhooksResource {
           ...init(ctx, options),
         }),
       ),
-    delete: async (id, options) => {
-      await unwrap(
+    delete: (id, options) =>
+      unwrap<void>(
         ctx.raw.DELETE("/webhook_subscriptions/{subscription_id}", {
           params: path(id),
           ...init(ctx, options),
         }),
-      );
-    },
+      ),
     rotateSecret: (id, options) =>
       unwrap(
         ctx.raw.POST("/webhook_subscriptions/{subscription_id}/rotate_secret", {

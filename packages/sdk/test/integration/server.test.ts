@@ -3,6 +3,7 @@
 // Rate limits need a server of their own: rate-limits.test.ts.
 import { afterAll, beforeAll, describe } from "vitest";
 import { backends, startTestServer, type TestServer } from "./harness.ts";
+import { observabilityTests } from "./suites/observability.ts";
 import { readsTests } from "./suites/reads.ts";
 import { walkTests } from "./suites/walk.ts";
 import { webhookTests } from "./suites/webhooks.ts";
@@ -21,4 +22,5 @@ describe.each(backends)("SDK against the server ($name)", (backend) => {
   walkTests(getServer);
   readsTests(getServer);
   webhookTests(getServer);
+  observabilityTests(getServer);
 });
