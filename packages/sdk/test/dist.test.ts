@@ -43,4 +43,31 @@ describe.each(Object.entries(formats))("dist (%s)", (_format, load) => {
       new sdk.NotFoundError(404, { type: "t", title: "Not found", status: 404 }, new Headers()),
     ).toBeInstanceOf(sdk.ApiError);
   });
+
+  it("gives raw responses, calls the hooks and sends the traceparent", async () => {
+    const sdk = await load();
+    const traceparent = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+    const seen: Request[] = [];
+    const events: string[] = [];
+    const client = sdk.createClient({
+      baseUrl: "https://api.test/v2",
+      token: "oisr_x",
+      traceparent: () => traceparent,
+      hooks: {
+        onRequest: ({ attempt }) => void events.push(`request ${attempt}`),
+        onResponse: ({ response }) => void events.push(`response ${response.status}`),
+      },
+      fetch: async (request: Request) => {
+        seen.push(request);
+        return new Response(JSON.stringify({ id: "ord_1" }), {
+          headers: { "content-type": "application/json", "x-trace-id": "4bf92f3577b34da6a3ce929d0e0e4736" },
+        });
+      },
+    });
+    const { data, response } = await client.orders.get("A-1").withResponse();
+    expect(data).toEqual({ id: "ord_1" });
+    expect(response.headers.get("x-trace-id")).toBe("4bf92f3577b34da6a3ce929d0e0e4736");
+    expect(seen[0]?.headers.get("traceparent")).toBe(traceparent);
+    expect(events).toEqual(["request 1", "response 200"]);
+  });
 });
