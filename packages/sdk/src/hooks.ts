@@ -26,8 +26,8 @@ export type LogLevel = "off" | "error" | "warn" | "info" | "debug";
 export interface RequestHookContext {
   /**
    * The request about to be sent, headers complete (`Authorization`, `Idempotency-Key`,
-   * `traceparent`): treat them as secret if you record them. Its body may be read (`clone()`
-   * first if you return it); every attempt gets a fresh copy.
+   * `traceparent`): treat them as secret if you record them. Read its body only from a
+   * `clone()` (e.g. to sign it); every attempt gets a fresh request.
    */
   request: Request;
   /** 1 for the first attempt, 2 for the first retry… */
