@@ -1,4 +1,7 @@
 // Identifiers with Web Crypto only, so the mock runs unchanged in browsers and Node.
+import { base64url } from "@oisr/contract";
+
+export { base64, base64url, fromBase64 } from "@oisr/contract";
 
 const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
 
@@ -10,24 +13,6 @@ export function randomBytes(length: number): Uint8Array {
 
 export function hex(bytes: Uint8Array): string {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-}
-
-export function base64(bytes: Uint8Array): string {
-  let binary = "";
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-}
-
-export function base64url(bytes: Uint8Array): string {
-  return base64(bytes).replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "");
-}
-
-/** Decodes base64 or base64url (padding optional); throws on characters outside the alphabet. */
-export function fromBase64(text: string): Uint8Array {
-  const normal = text.replaceAll("-", "+").replaceAll("_", "/");
-  const padded = normal + "=".repeat((4 - (normal.length % 4)) % 4);
-  const binary = atob(padded);
-  return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
 
 /**

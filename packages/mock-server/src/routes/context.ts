@@ -45,19 +45,7 @@ export const ok = (body: unknown, headers?: Record<string, string>): RouteResult
   headers,
 });
 
-/** The filters of a list call as strings (absent ones undefined), in the order given. */
-export function stringFilters(
-  query: Record<string, unknown>,
-  names: readonly string[],
-): Record<string, string | undefined> {
-  const out: Record<string, string | undefined> = {};
-  for (const name of names) out[name] = typeof query[name] === "string" ? (query[name] as string) : undefined;
-  return out;
-}
-
-export function limitOf(query: Record<string, unknown>): number {
-  return Number(query.limit ?? 50);
-}
+export { limitOf, stringFilters } from "@oisr/contract";
 
 /** The base path (e.g. `/v2`) that `Location` headers start with. */
 export function basePath(runtime: Runtime): string {

@@ -1,26 +1,11 @@
 // GET /orders and GET /returns (change feeds: each resource at the position of its latest change),
 // GET /orders/{identifier}, GET /returns/{return_id}, and GET /inventory (keyset by location, sku).
+import { feedPage, limitOf, notFound, pageOf, stringFilters } from "@oisr/contract";
 import { type InventoryLevel, type Order, type Return, resolveOrder, resolveReturn } from "@oisr/domain";
-import type { CursorCodec, Filters } from "../http/cursor.ts";
-import { HttpProblem } from "../http/problem.ts";
 import type { FeedPosition } from "../store/account.ts";
-import { limitOf, ok, type RouteContext, type RouteHandler, stringFilters } from "./context.ts";
+import { ok, type RouteContext, type RouteHandler } from "./context.ts";
 
-/** A feed page from `limit + 1` rows; an empty page keeps the position it was asked from. */
-async function feedPage<T>(
-  cursors: CursorCodec,
-  rows: { seq: number; body: T }[],
-  limit: number,
-  after: number,
-  filters: Filters,
-) {
-  const page = rows.slice(0, limit);
-  return {
-    data: page.map((r) => r.body),
-    next_cursor: await cursors.encode(page.at(-1)?.seq ?? after, filters),
-    has_more: rows.length > limit,
-  };
-}
+const cursorsOf = (ctx: RouteContext) => ctx.runtime.cursors.forAccount(ctx.account.id);
 
 const since = (updatedAt: string, filter: string | undefined) =>
   filter === undefined || Date.parse(updatedAt) >= Date.parse(filter);
@@ -42,11 +27,12 @@ function feed<T extends { updated_at: string }>(
 }
 
 const listOrders: RouteHandler = async (ctx: RouteContext) => {
-  const decoded = await ctx.runtime.cursors.decode<number>(
-    ctx.query.cursor as string | undefined,
+  const cursors = cursorsOf(ctx);
+  const decoded = await cursors.decode<number>(
+    ctx.query.cursor,
     stringFilters(ctx.query, ["status", "source", "updated_since"]),
   );
-  const filters = decoded.filters as Record<string, string | undefined>;
+  const filters = decoded.filters;
   const limit = limitOf(ctx.query);
   const after = decoded.position ?? 0;
   const state = ctx.account.state;
@@ -60,15 +46,16 @@ const listOrders: RouteHandler = async (ctx: RouteContext) => {
       since(o.updated_at, filters.updated_since),
     limit + 1,
   );
-  return ok(await feedPage(ctx.runtime.cursors, rows, limit, after, filters));
+  return ok(await feedPage(cursors, rows, limit, after, filters));
 };
 
 const listReturns: RouteHandler = async (ctx) => {
-  const decoded = await ctx.runtime.cursors.decode<number>(
-    ctx.query.cursor as string | undefined,
+  const cursors = cursorsOf(ctx);
+  const decoded = await cursors.decode<number>(
+    ctx.query.cursor,
     stringFilters(ctx.query, ["status", "order_id", "updated_since"]),
   );
-  const filters = decoded.filters as Record<string, string | undefined>;
+  const filters = decoded.filters;
   const limit = limitOf(ctx.query);
   const after = decoded.position ?? 0;
   const state = ctx.account.state;
@@ -84,20 +71,20 @@ const listReturns: RouteHandler = async (ctx) => {
       since(r.updated_at, filters.updated_since),
     limit + 1,
   );
-  return ok(await feedPage(ctx.runtime.cursors, rows, limit, after, filters));
+  return ok(await feedPage(cursors, rows, limit, after, filters));
 };
 
 const getOrder: RouteHandler = (ctx) => {
   const identifier = ctx.params.identifier ?? "";
   const order = resolveOrder(ctx.account.state, identifier);
-  if (!order) throw new HttpProblem(404, "not_found", `No order with id or external_id "${identifier}".`);
+  if (!order) throw notFound(`No order with id or external_id "${identifier}".`);
   return ok(order);
 };
 
 const getReturn: RouteHandler = (ctx) => {
   const identifier = ctx.params.return_id ?? "";
   const found = resolveReturn(ctx.account.state, identifier);
-  if (!found) throw new HttpProblem(404, "not_found", `No return with id or external_id "${identifier}".`);
+  if (!found) throw notFound(`No return with id or external_id "${identifier}".`);
   return ok(found);
 };
 
@@ -105,11 +92,12 @@ const compareKeys = (a: [string, string], b: [string, string]) =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
 const listInventory: RouteHandler = async (ctx) => {
-  const decoded = await ctx.runtime.cursors.decode<[string, string]>(
-    ctx.query.cursor as string | undefined,
+  const cursors = cursorsOf(ctx);
+  const decoded = await cursors.decode<[string, string]>(
+    ctx.query.cursor,
     stringFilters(ctx.query, ["location_id", "sku"]),
   );
-  const filters = decoded.filters as Record<string, string | undefined>;
+  const filters = decoded.filters;
   const limit = limitOf(ctx.query);
   const after = decoded.position;
   const rows = ctx.account.state
@@ -122,16 +110,15 @@ const listInventory: RouteHandler = async (ctx) => {
     )
     .sort((a, b) => compareKeys([a.location_id, a.sku], [b.location_id, b.sku]))
     .slice(0, limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return ok({
-    data: page,
-    next_cursor: await ctx.runtime.cursors.encode(
-      last ? [last.location_id, last.sku] : (after ?? ["", ""]),
+  return ok(
+    await pageOf(cursors, rows, {
+      limit,
+      from: after ?? ["", ""],
       filters,
-    ),
-    has_more: rows.length > limit,
-  });
+      positionOf: (l): [string, string] => [l.location_id, l.sku],
+      map: (l) => l,
+    }),
+  );
 };
 
 export const feedRoutes: Record<string, RouteHandler> = {

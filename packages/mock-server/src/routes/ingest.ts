@@ -1,12 +1,21 @@
 // POST /ingest/*: validated (before this runs), stored, answered 202 at once; the processor
-// applies it later. Idempotency keys are scoped to account, endpoint as called, and key, for 24 h.
+// applies it later. Idempotency keys are scoped to account, endpoint as called, and key
+// (@oisr/contract's idempotency rules, as on the server).
+import {
+  acceptedHeaders,
+  bodyFingerprint,
+  type IngestAccepted,
+  idempotencyDecision,
+  idempotencyKeyLive,
+  idempotencyKeyReused,
+  ingestAccepted,
+  notFound,
+} from "@oisr/contract";
 import { type IngestKind, resolveReturn } from "@oisr/domain";
-import { HttpProblem } from "../http/problem.ts";
 import { uuidv7 } from "../ids.ts";
 import type { RequestEntry } from "../store/account.ts";
 import { basePath, type RouteContext, type RouteHandler, type RouteResult } from "./context.ts";
 
-const IDEMPOTENCY_WINDOW_MS = 24 * 3_600_000;
 /** A server return id: such a path is checked at once; an RMA may name a return still queued. */
 const RETURN_ID = /^ret_[0-9A-HJKMNP-TV-Z]{26}$/;
 
@@ -19,39 +28,34 @@ const ENDPOINTS: Record<string, { kind: IngestKind; items: string }> = {
 };
 
 function ingest(kind: IngestKind, items: string): RouteHandler {
-  return (ctx: RouteContext): RouteResult => {
+  return async (ctx: RouteContext): Promise<RouteResult> => {
     const { runtime, account } = ctx;
-    const now = runtime.clock.now();
     const body = ctx.body as Record<string, unknown[]>;
     const returnId = kind === "dispositions" ? ctx.params.return_id : undefined;
     if (returnId !== undefined && RETURN_ID.test(returnId) && !resolveReturn(account.state, returnId)) {
-      throw new HttpProblem(404, "not_found", `No return ${returnId} in this account.`);
+      throw notFound(`No return ${returnId} in this account.`);
     }
     const idempotencyKey = ctx.headers.get("idempotency-key");
     const bodyJson = JSON.stringify(body);
+    // Hashed first: no await between reading the key and claiming it, so a concurrent call with
+    // the same key sees this one's claim.
+    const bodyHash = idempotencyKey === null ? "" : await bodyFingerprint(bodyJson);
+    const now = runtime.clock.now();
     const id = uuidv7(now);
-    const ack = { message: "Accepted for processing.", request_id: id, trace_id: ctx.traceId };
-    const accepted = (replayed: boolean, answer = ack): RouteResult => ({
+    const ack = ingestAccepted(id, ctx.traceId);
+    const accepted = (replayed: boolean, answer: IngestAccepted = ack): RouteResult => ({
       status: 202,
       body: answer,
-      headers: {
-        Location: `${basePath(runtime)}/requests/${answer.request_id}`,
-        "Retry-After": "1",
-        ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
-      },
+      headers: acceptedHeaders(`${basePath(runtime)}/requests`, answer.request_id, replayed),
     });
     if (idempotencyKey !== null) {
       const key = `POST ${ctx.path}\n${idempotencyKey}`;
       const existing = account.idempotency.get(key);
-      if (existing && existing.createdAt >= now - IDEMPOTENCY_WINDOW_MS) {
-        if (existing.bodyJson === bodyJson) return accepted(true, existing.ack);
-        throw new HttpProblem(
-          422,
-          "idempotency_key_reused",
-          "This Idempotency-Key was already used with a different body on this endpoint in the last 24 hours. Use a new key for a new request.",
-        );
-      }
-      account.idempotency.set(key, { bodyJson, ack, createdAt: now });
+      const live = existing && idempotencyKeyLive(existing.createdAt, now) ? existing : undefined;
+      const decision = idempotencyDecision(live, bodyHash);
+      if (decision === "conflict") throw idempotencyKeyReused();
+      if (decision === "replay" && live) return accepted(true, live.ack);
+      account.idempotency.set(key, { bodyHash, ack, createdAt: now });
     }
     const entry: RequestEntry = {
       seq: runtime.store.nextRequestSeq(),

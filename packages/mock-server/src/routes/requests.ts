@@ -1,8 +1,8 @@
 // GET /requests (newest first) and GET /requests/{request_id}. Records older than the retention
 // period are gone, as after the server's purge.
-import { HttpProblem } from "../http/problem.ts";
-import { type RequestEntry, toRequestRecord } from "../store/account.ts";
-import { limitOf, ok, type RouteContext, type RouteHandler } from "./context.ts";
+import { limitOf, notFound, pageOf, stringFilters, toRequestRecord } from "@oisr/contract";
+import type { RequestEntry } from "../store/account.ts";
+import { ok, type RouteContext, type RouteHandler } from "./context.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -11,11 +11,12 @@ function retained(ctx: RouteContext, entry: RequestEntry): boolean {
 }
 
 const listRequests: RouteHandler = async (ctx) => {
-  const decoded = await ctx.runtime.cursors.decode<number>(ctx.query.cursor as string | undefined, {
-    status: ctx.query.status as string | undefined,
-    kind: ctx.query.kind as string | undefined,
-  });
-  const filters = decoded.filters as { status?: string; kind?: string };
+  const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
+  const decoded = await cursors.decode<number>(
+    ctx.query.cursor,
+    stringFilters(ctx.query, ["status", "kind"]),
+  );
+  const filters = decoded.filters;
   const limit = limitOf(ctx.query);
   const before = decoded.position;
   const final = (e: RequestEntry) => e.status === "succeeded" || e.status === "failed" || e.status === "dead";
@@ -29,21 +30,22 @@ const listRequests: RouteHandler = async (ctx) => {
     )
     .sort((a, b) => b.seq - a.seq)
     .slice(0, limit + 1);
-  const page = rows.slice(0, limit);
-  const last = page.at(-1);
-  return ok({
-    data: page.map(toRequestRecord),
-    // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
-    next_cursor: await ctx.runtime.cursors.encode(last ? last.seq : (before ?? 0), filters),
-    has_more: rows.length > limit,
-  });
+  // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
+  return ok(
+    await pageOf(cursors, rows, {
+      limit,
+      from: before ?? 0,
+      filters,
+      positionOf: (e) => e.seq,
+      map: toRequestRecord,
+    }),
+  );
 };
 
 const getRequest: RouteHandler = (ctx) => {
   const id = ctx.params.request_id ?? "";
   const entry = UUID.test(id) ? ctx.account.requestById.get(id.toLowerCase()) : undefined;
-  if (!entry || !retained(ctx, entry))
-    throw new HttpProblem(404, "not_found", `No request ${id} in this account.`);
+  if (!entry || !retained(ctx, entry)) throw notFound(`No request ${id} in this account.`);
   return ok(toRequestRecord(entry));
 };
 

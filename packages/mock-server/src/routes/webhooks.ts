@@ -32,8 +32,8 @@ function found(ctx: RouteContext): Subscription {
 /** A newest-first page keyed by id; an empty page keeps the position it was asked from. */
 async function page<R extends { id: string }, T>(ctx: RouteContext, rows: R[], map: (row: R) => T) {
   const limit = limitOf(ctx.query);
-  const before =
-    (await ctx.runtime.cursors.decode<string>(ctx.query.cursor as string | undefined, {})).position || null;
+  const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
+  const before = (await cursors.decode<string>(ctx.query.cursor, {})).position || null;
   const sorted = rows
     .filter((r) => before === null || r.id < before)
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
@@ -41,7 +41,7 @@ async function page<R extends { id: string }, T>(ctx: RouteContext, rows: R[], m
   const data = sorted.slice(0, limit);
   return {
     data: data.map(map),
-    next_cursor: await ctx.runtime.cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
+    next_cursor: await cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
     has_more: sorted.length > limit,
   };
 }

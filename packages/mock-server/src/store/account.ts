@@ -1,6 +1,7 @@
 // One account's data: the domain's in-memory state plus everything the server keeps in its
 // tables around it (feed positions, request records, idempotency keys, webhook subscriptions,
 // deliveries and events, rate-limit windows).
+import { toRequestRecord as requestRecordOf, type StoredRequest } from "@oisr/contract";
 import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";
 import { MemoryState } from "@oisr/domain";
 import type { RateLimits } from "./rate-limit.ts";
@@ -29,14 +30,15 @@ export interface RequestEntry {
   attempts: number;
   result: BatchResult | null;
   errors: ItemError[];
-  error: { code: string; message: string } | null;
+  error: StoredRequest["error"];
   scenario: RequestScenario | undefined;
   /** When the next processing step may run (the mock clock). */
   dueAt: number;
 }
 
 export interface IdempotencyEntry {
-  bodyJson: string;
+  /** The body's fingerprint (@oisr/contract's bodyFingerprint), not the body. */
+  bodyHash: string;
   ack: { message: string; request_id: string; trace_id: string };
   createdAt: number;
 }
@@ -130,27 +132,10 @@ export class Account {
   }
 }
 
-/** The record `GET /requests/{request_id}` answers. */
-export function toRequestRecord(entry: RequestEntry) {
-  const iso = (ms: number) => new Date(ms).toISOString();
-  return {
-    request_id: entry.id,
-    kind: entry.kind,
-    status: entry.status,
-    trace_id: entry.traceId,
-    idempotency_key: entry.idempotencyKey,
-    item_count: entry.itemCount,
-    accepted_at: iso(entry.acceptedAt),
-    started_at: entry.startedAt === null ? null : iso(entry.startedAt),
-    completed_at: entry.completedAt === null ? null : iso(entry.completedAt),
-    attempts: entry.attempts,
-    result: entry.status === "succeeded" ? entry.result : null,
-    errors: entry.status === "failed" ? entry.errors : [],
-    error: entry.status === "dead" ? entry.error : null,
-  };
-}
+/** The record `GET /requests/{request_id}` answers: the contract's mapping, as the server's. */
+export const toRequestRecord = (entry: RequestEntry) => requestRecordOf(entry);
 
-export type RequestRecord = ReturnType<typeof toRequestRecord>;
+export type { RequestRecord } from "@oisr/contract";
 
 export function toSubscription(s: Subscription, withSecret = false) {
   return {

@@ -11,7 +11,7 @@ import type { MockStore } from "./store.ts";
 export const DEAD_ERROR = {
   code: "processing_failed",
   message: "Processing could not complete; nothing was applied. Resubmitting is safe.",
-};
+} as const;
 
 /** Whether the entry is between attempts (still `processing`, as on the server). */
 const waiting = new WeakSet<RequestEntry>();

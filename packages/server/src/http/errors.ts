@@ -1,4 +1,11 @@
 // Maps every error to problem+json: ours, express's body parser's, and the OpenAPI validator's.
+import {
+  internalError,
+  invalidJson,
+  notFound as noSuchPath,
+  payloadTooLarge,
+  unsupportedMediaType,
+} from "@oisr/contract";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
 import { isDatabaseUnavailable } from "../db/errors.ts";
@@ -70,14 +77,9 @@ export function toProblem(err: unknown, body?: unknown): HttpProblem {
     headers?: Record<string, string>;
     message?: string;
   };
-  if (e?.type === "entity.parse.failed")
-    return new HttpProblem(400, "invalid_json", "The request body is not valid JSON.");
-  if (e?.type === "entity.too.large" || e?.status === 413) {
-    return new HttpProblem(413, "payload_too_large", "The request body exceeds 5 MiB.");
-  }
-  if (e?.type === "encoding.unsupported" || e?.status === 415) {
-    return new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
-  }
+  if (e?.type === "entity.parse.failed") return invalidJson();
+  if (e?.type === "entity.too.large" || e?.status === 413) return payloadTooLarge();
+  if (e?.type === "encoding.unsupported" || e?.status === 415) return unsupportedMediaType();
   if (isDatabaseUnavailable(err)) {
     return new HttpProblem(503, "service_unavailable", "The database is unavailable; retry shortly.", {
       headers: { "Retry-After": "5" },
@@ -89,13 +91,13 @@ export function toProblem(err: unknown, body?: unknown): HttpProblem {
         errors: fieldErrors(e.errors, body),
       });
     case 404:
-      return new HttpProblem(404, "not_found", "No such resource or path.");
+      return noSuchPath();
     case 405:
       return new HttpProblem(405, "method_not_allowed", e.message ?? "Method not allowed.", {
         headers: { Allow: (e.headers?.Allow ?? "").toUpperCase() },
       });
     default:
-      return new HttpProblem(500, "internal_error", "An unexpected error occurred.");
+      return internalError();
   }
 }
 
@@ -114,5 +116,5 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 }
 
 export const notFound: RequestHandler = () => {
-  throw new HttpProblem(404, "not_found", "No such resource or path.");
+  throw noSuchPath();
 };

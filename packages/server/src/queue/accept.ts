@@ -2,6 +2,7 @@
 // refused, then every new request row inserted and counted into its account's queue with a single
 // statement that also wakes the workers (transitions.ts). A batch without idempotency keys is that
 // one statement alone, atomic by itself.
+import { type IngestAccepted, idempotencyDecision, ingestAccepted } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
 import { newRequestId } from "../store/ids.ts";
@@ -9,11 +10,7 @@ import { IDEMPOTENCY_WINDOW } from "./maintenance.ts";
 import type { RequestKind } from "./statuses.ts";
 import { insertPending } from "./transitions.ts";
 
-export interface IngestAck {
-  message: string;
-  request_id: string;
-  trace_id: string;
-}
+export type IngestAck = IngestAccepted;
 
 export interface NewRequest {
   accountId: string;
@@ -35,11 +32,7 @@ export type AcceptOutcome = { kind: "accepted" | "replayed"; ack: IngestAck } | 
 const keyOf = (r: NewRequest) => `${r.accountId}\u0001${r.endpoint}\u0001${r.idempotencyKey}`;
 
 export async function acceptBatch(database: Database, items: NewRequest[]): Promise<AcceptOutcome[]> {
-  const acks: IngestAck[] = items.map((r) => ({
-    message: "Accepted for processing.",
-    request_id: newRequestId(),
-    trace_id: r.traceId,
-  }));
+  const acks: IngestAck[] = items.map((r) => ingestAccepted(newRequestId(), r.traceId));
   const outcomes: (AcceptOutcome | undefined)[] = new Array(items.length);
   // The first call with a key leads; later calls with the same key in this batch follow its fate.
   const leaders = new Map<string, number>();
@@ -102,8 +95,9 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
           const found = byKey.get(keyOf(items[i] as NewRequest));
           if (!found) throw new Error("idempotency key vanished during claim");
           leaderHash.set(i, found.body_hash);
+          // Live: the claim above takes over expired keys.
           outcomes[i] =
-            found.body_hash === (items[i] as NewRequest).bodyHash
+            idempotencyDecision({ bodyHash: found.body_hash }, (items[i] as NewRequest).bodyHash) === "replay"
               ? { kind: "replayed", ack: found.response }
               : { kind: "key_reused" };
         }
@@ -136,9 +130,11 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
 
   for (const [i, leader] of followers) {
     const led = outcomes[leader] as AcceptOutcome;
-    const sameBody = leaderHash.get(leader) === (items[i] as NewRequest).bodyHash;
+    const live = { bodyHash: leaderHash.get(leader) as string };
     outcomes[i] =
-      led.kind !== "key_reused" && sameBody ? { kind: "replayed", ack: led.ack } : { kind: "key_reused" };
+      led.kind !== "key_reused" && idempotencyDecision(live, (items[i] as NewRequest).bodyHash) === "replay"
+        ? { kind: "replayed", ack: led.ack }
+        : { kind: "key_reused" };
   }
   return outcomes as AcceptOutcome[];
 }

@@ -1,10 +1,11 @@
 // Retention and the queue's gauges. The gauges read request_queues (one row per account) and the
 // head of each account with a backlog (one index probe each), never the backlog itself.
+import { IDEMPOTENCY_WINDOW_MS } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { isOpen } from "./sql.ts";
 
-export const IDEMPOTENCY_WINDOW = sql`interval '24 hours'`;
+export const IDEMPOTENCY_WINDOW = sql.raw(`interval '${IDEMPOTENCY_WINDOW_MS} milliseconds'`);
 
 export interface QueueStats {
   /** Requests pending or processing. */

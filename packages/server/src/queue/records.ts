@@ -1,4 +1,10 @@
 // Reading request records: what GET /requests and GET /requests/{id} show.
+import {
+  isoInstant,
+  type RequestRecord,
+  toRequestRecord as requestRecordOf,
+  type StoredRequest,
+} from "@oisr/contract";
 import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { requests } from "../db/schema.ts";
@@ -8,29 +14,15 @@ import { requests } from "../db/schema.ts";
 const { body: _body, ...recordColumns } = getTableColumns(requests);
 export type RequestRow = Omit<typeof requests.$inferSelect, "body">;
 
-/** The record GET /requests/{id} returns. */
-export function toRequestRecord(row: RequestRow) {
-  return {
-    request_id: row.id,
-    kind: row.kind,
-    status: row.status,
-    trace_id: row.traceId,
-    idempotency_key: row.idempotencyKey,
-    item_count: row.itemCount,
-    accepted_at: iso(row.acceptedAt),
-    started_at: row.startedAt ? iso(row.startedAt) : null,
-    completed_at: row.completedAt ? iso(row.completedAt) : null,
-    attempts: row.attempts,
-    result: row.status === "succeeded" ? (row.result ?? null) : null,
-    errors: row.status === "failed" ? ((row.errors as unknown[]) ?? []) : [],
-    error: row.status === "dead" ? (row.error ?? null) : null,
-  };
+/** The record GET /requests/{id} returns: the contract's mapping of this row. */
+export function toRequestRecord(row: RequestRow): RequestRecord {
+  // The columns are plain text and jsonb; the table's CHECK constraints and the worker, the only
+  // writer of outcomes, keep them to the spec's enums and shapes.
+  return requestRecordOf(row as StoredRequest);
 }
 
 /** PostgreSQL renders timestamptz as "2026-01-01 10:00:00.123+00"; the API speaks RFC 3339. */
-export function iso(value: string): string {
-  return new Date(value).toISOString();
-}
+export const iso = (value: string): string => isoInstant(value);
 
 export function createRecordReader(database: Database) {
   const { db } = database;

@@ -1,10 +1,10 @@
 // POST /ingest/*: validated (parameters by the OpenAPI middleware, the body by http/body-validation.ts),
 // stored, answered 202 at once.
 import { hash } from "node:crypto";
+import { acceptedHeaders, idempotencyKeyReused, notFound } from "@oisr/contract";
 import { itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
-import { HttpProblem } from "../http/problem.ts";
 import type { RequestKind, RequestStore } from "../queue/index.ts";
 import type { ResourceStore } from "../store/resources.ts";
 
@@ -32,7 +32,7 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
         RETURN_ID.test(params.return_id) &&
         !(await resources.getReturn(accountOf(res).id, params.return_id))
       ) {
-        throw new HttpProblem(404, "not_found", `No return ${params.return_id} in this account.`);
+        throw notFound(`No return ${params.return_id} in this account.`);
       }
       const idempotencyKey = req.header("idempotency-key") ?? null;
       const outcome = await store.accept({
@@ -41,21 +41,14 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
         endpoint: `POST ${req.path}`,
         params,
         bodyJson,
+        // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
         bodyHash: hash("sha256", bodyJson, "hex"),
         itemCount: itemCount(endpoint.kind, body as never),
         idempotencyKey,
         traceId: String(res.locals.traceId),
       });
-      if (outcome.kind === "key_reused") {
-        throw new HttpProblem(
-          422,
-          "idempotency_key_reused",
-          "This Idempotency-Key was already used with a different body on this endpoint in the last 24 hours. Use a new key for a new request.",
-        );
-      }
-      res.setHeader("Location", `/v2/requests/${outcome.ack.request_id}`);
-      res.setHeader("Retry-After", "1");
-      if (outcome.kind === "replayed") res.setHeader("Idempotent-Replayed", "true");
+      if (outcome.kind === "key_reused") throw idempotencyKeyReused();
+      res.set(acceptedHeaders("/v2/requests", outcome.ack.request_id, outcome.kind === "replayed"));
       res.status(202).json(outcome.ack);
     });
   }

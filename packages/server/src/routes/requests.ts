@@ -1,10 +1,9 @@
 // GET /requests and GET /requests/{request_id}: processing records, newest first.
+import { limitOf, notFound, pageOf, stringFilters } from "@oisr/contract";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { cursorsOf } from "../http/cursor.ts";
-import { HttpProblem } from "../http/problem.ts";
 import { type RequestStore, toRequestRecord } from "../queue/index.ts";
-import { limitOf, stringFilters } from "./pages.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -15,26 +14,28 @@ export function requestRoutes(store: RequestStore, retentionDays: number): Route
   router.get("/requests", async (req: Request, res: Response) => {
     const cursors = cursorsOf(res);
     const limit = limitOf(req.query);
-    const { position: before, filters } = cursors.decode<number>(
+    const { position: before, filters } = await cursors.decode<number>(
       req.query.cursor,
       stringFilters(req.query, ["status", "kind"]),
     );
     const rows = await store.list(accountOf(res).id, filters, before, limit + 1);
-    const page = rows.slice(0, limit);
-    const last = page.at(-1);
-    res.json({
-      data: page.map(toRequestRecord),
-      // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
-      next_cursor: cursors.encode(last ? last.seq : (before ?? 0), filters),
-      has_more: rows.length > limit,
-    });
+    // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
+    res.json(
+      await pageOf(cursors, rows, {
+        limit,
+        from: before ?? 0,
+        filters,
+        positionOf: (r) => r.seq,
+        map: toRequestRecord,
+      }),
+    );
   });
 
   router.get("/requests/:request_id", async (req: Request, res: Response) => {
     const id = String(req.params.request_id);
     const row = UUID.test(id) ? await store.get(accountOf(res).id, id.toLowerCase()) : undefined;
     if (!row || Date.now() - new Date(row.acceptedAt).getTime() > retentionMs) {
-      throw new HttpProblem(404, "not_found", `No request ${id} in this account.`);
+      throw notFound(`No request ${id} in this account.`);
     }
     res.json(toRequestRecord(row));
   });

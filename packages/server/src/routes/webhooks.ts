@@ -22,7 +22,7 @@ export interface WebhookRouteDeps {
 }
 
 /** A newest-first page from `limit + 1` rows keyed by id; an empty page keeps the position it was asked from. */
-function page<R extends { id: string }, T>(
+async function page<R extends { id: string }, T>(
   cursors: AccountCursors,
   rows: R[],
   limit: number,
@@ -32,7 +32,7 @@ function page<R extends { id: string }, T>(
   const data = rows.slice(0, limit);
   return {
     data: data.map(map),
-    next_cursor: cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
+    next_cursor: await cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
     has_more: rows.length > limit,
   };
 }
@@ -63,8 +63,8 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   }
 
   const limitOf = (req: Request) => Number(req.query.limit ?? 50);
-  const cursorOf = (req: Request, res: Response) =>
-    cursorsOf(res).decode<string>(req.query.cursor, {}).position || null;
+  const cursorOf = async (req: Request, res: Response) =>
+    (await cursorsOf(res).decode<string>(req.query.cursor, {})).position || null;
 
   router.post("/webhook_subscriptions", async (req: Request, res: Response) => {
     const body = req.body as { url: string; events: string[]; description?: string };
@@ -76,9 +76,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
 
   router.get("/webhook_subscriptions", async (req: Request, res: Response) => {
     const limit = limitOf(req);
-    const before = cursorOf(req, res);
+    const before = await cursorOf(req, res);
     const rows = await subscriptions.list(accountOf(res).id, before, limit + 1);
-    res.json(page(cursorsOf(res), rows, limit, before, (row) => toSubscription(row)));
+    res.json(await page(cursorsOf(res), rows, limit, before, (row) => toSubscription(row)));
   });
 
   router.get("/webhook_subscriptions/:subscription_id", async (req: Request, res: Response) => {
@@ -132,9 +132,9 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
   router.get("/webhook_subscriptions/:subscription_id/deliveries", async (req: Request, res: Response) => {
     const subscription = await found(req, res);
     const limit = limitOf(req);
-    const before = cursorOf(req, res);
+    const before = await cursorOf(req, res);
     const rows = await deliveries.list(accountOf(res).id, subscription.id, before, limit + 1);
-    res.json(page(cursorsOf(res), rows, limit, before, toDelivery));
+    res.json(await page(cursorsOf(res), rows, limit, before, toDelivery));
   });
 
   return router;
