@@ -100,7 +100,7 @@ export function createTransport(config: TransportConfig): Transport {
       let response: Response | undefined;
       let failure: Error | undefined;
       let outcome: AttemptOutcome;
-      let started = now();
+      let started: number;
       try {
         if (hooks.onRequest) sent = (await hooks.onRequest({ request: sent, attempt })) ?? sent;
         log.debug?.(`oisr: sending ${method} ${path} (attempt ${attempt})`, { method, path, attempt });
