@@ -71,7 +71,6 @@ export {
   ingestAccepted,
   isoInstant,
   type RequestRecord,
-  requestPage,
   type StoredRequest,
   toRequestRecord,
 } from "./request-record.ts";

@@ -1,32 +1,114 @@
 // Prometheus metrics, one registry per server instance (tests run several in one process).
+// Names, and which to sum or max across processes, are explained in docs/operations/README.md.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { QueueStats } from "./queue/index.ts";
+import { OPEN_STATUSES, type QueueStats, REQUEST_KINDS } from "./queue/index.ts";
+import type { WebhookLag } from "./webhooks/deliveries-store.ts";
 
-/** `stats` reads the queue's gauges (queue/maintenance.ts): a few rows per account, never the backlog. */
-export function createMetrics(stats: () => Promise<QueueStats>) {
-  // One read per scrape serves the three queue gauges.
-  let reading: Promise<QueueStats | undefined> | undefined;
-  const read = () => {
-    reading ??= stats()
-      .catch(() => undefined)
-      .finally(() => setTimeout(() => (reading = undefined), 100).unref());
-    return reading;
-  };
+/** What the gauges read from the database at scrape time; each read touches a few rows, never a backlog. */
+export interface GaugeSources {
+  /** queue/maintenance.ts `stats`. */
+  queue: () => Promise<QueueStats>;
+  /** webhooks/deliveries-store.ts `readWebhookLag`. */
+  webhooks: () => Promise<WebhookLag>;
+  /**
+   * A read that takes longer leaves the gauges as they were for this scrape. Prometheus gives a
+   * scrape 10 s by default, and PostgreSQL connections time out after 5 s (db/postgres.ts): a
+   * database that does not answer must not fail the whole scrape, counters included.
+   */
+  timeoutMs?: number;
+}
+
+type Source = "queue" | "webhooks";
+const SOURCES: readonly Source[] = ["queue", "webhooks"];
+const COMPLETED_STATUSES = ["succeeded", "failed", "dead"] as const;
+const ATTEMPT_RESULTS = ["succeeded", "failed", "retry", "dead", "lease_lost"] as const;
+
+/**
+ * Starts every series of a counter at 0. A series that first appears at 1 has no earlier sample
+ * for increase() to count from (the first dead request would raise no alert), and an alert on
+ * "no attempts at all" needs series that exist before the first attempt.
+ */
+function zeroed<T extends string>(counter: Counter<T>, series: Partial<Record<T, string>>[]): Counter<T> {
+  for (const labels of series) counter.inc(labels, 0);
+  return counter;
+}
+
+export function createMetrics(sources: GaugeSources) {
+  const timeoutMs = sources.timeoutMs ?? 2000;
   const registry = new Registry();
   // prom-client names its defaults process_* and nodejs_*: one prefix keeps them oisr_process_cpu_…,
   // not oisr_process_process_cpu_….
   collectDefaultMetrics({ register: registry, prefix: "oisr_" });
   const registers = [registry];
+
+  const readErrors = zeroed(
+    new Counter({
+      name: "oisr_metrics_read_errors_total",
+      help: "Scrapes whose gauge read from the database failed or timed out, by source (queue, webhooks); the gauges kept their previous values.",
+      labelNames: ["source"] as const,
+      registers,
+      // This scrape's failures show in this scrape.
+      async collect() {
+        await refresh();
+      },
+    }),
+    SOURCES.map((source) => ({ source })),
+  );
+
+  // The last values read; a failed read keeps them, so a database outage shows as stale gauges and
+  // a rising oisr_metrics_read_errors_total, never as a failed scrape.
+  const last: { queue?: QueueStats; webhooks?: WebhookLag } = {};
+  // A read still running from an earlier scrape (a database that does not answer) is waited for
+  // again, not started a second time.
+  const running: Partial<Record<Source, Promise<boolean>>> = {};
+  const readSource = async (source: Source): Promise<void> => {
+    let read = running[source];
+    if (!read) {
+      const started = Promise.resolve().then(() =>
+        source === "queue"
+          ? sources.queue().then((v) => {
+              last.queue = v;
+            })
+          : sources.webhooks().then((v) => {
+              last.webhooks = v;
+            }),
+      );
+      read = started.then(
+        () => true,
+        () => false,
+      );
+      running[source] = read;
+      void read.finally(() => delete running[source]);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), timeoutMs);
+      timer.unref();
+    });
+    const ok = await Promise.race([read, timedOut]);
+    clearTimeout(timer);
+    if (!ok) readErrors.inc({ source });
+  };
+  // One read per scrape serves every gauge: each gauge's collect() awaits the same round.
+  let round: Promise<void> | undefined;
+  const refresh = () => {
+    round ??= Promise.all(SOURCES.map(readSource))
+      .then(() => {})
+      .finally(() => setTimeout(() => (round = undefined), 100).unref());
+    return round;
+  };
+
   const queueGauge = (name: string, help: string, pick: (stats: QueueStats) => number) =>
     new Gauge({
       name,
-      help: `${help} Read from the database at scrape time.`,
+      help: `${help} Read from the database at scrape time; the same in every process.`,
       registers,
       async collect() {
-        const stats = await read();
-        if (stats) this.set(pick(stats));
+        await refresh();
+        if (last.queue) this.set(pick(last.queue));
       },
     });
+
   return {
     registry,
     httpRequests: new Counter({
@@ -55,19 +137,46 @@ export function createMetrics(stats: () => Promise<QueueStats>) {
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
       registers,
     }),
-    attempts: new Counter({
-      name: "oisr_request_attempts_total",
-      help: "Processing attempts, by kind and result (succeeded, failed, retry, dead, lease_lost).",
-      labelNames: ["kind", "result"] as const,
+    attempts: zeroed(
+      new Counter({
+        name: "oisr_request_attempts_total",
+        help: "Processing attempts, by kind and result (succeeded, failed, retry, dead, lease_lost).",
+        labelNames: ["kind", "result"] as const,
+        registers,
+      }),
+      REQUEST_KINDS.flatMap((kind) => ATTEMPT_RESULTS.map((result) => ({ kind, result }))),
+    ),
+    completed: zeroed(
+      new Counter({
+        name: "oisr_requests_completed_total",
+        help: "Requests that reached a final status, by kind and status (succeeded, failed, dead), counted by the worker process that settled them. Sum over processes and rate() it: it is not a table count (retention deletes rows, a restart starts again at 0).",
+        labelNames: ["kind", "status"] as const,
+        registers,
+      }),
+      REQUEST_KINDS.flatMap((kind) => COMPLETED_STATUSES.map((status) => ({ kind, status }))),
+    ),
+    webhookDeliveries: zeroed(
+      new Counter({
+        name: "oisr_webhook_delivery_attempts_total",
+        help: "Webhook delivery attempts, by outcome (succeeded, failed).",
+        labelNames: ["outcome"] as const,
+        registers,
+      }),
+      [{ outcome: "succeeded" }, { outcome: "failed" }],
+    ),
+    queued: new Gauge({
+      name: "oisr_queue_requests",
+      help: "Requests in the queue, by status: pending (not started) or processing (started: being applied or waiting for a retry). Read from the database at scrape time; the same in every process.",
+      labelNames: ["status"] as const,
       registers,
+      async collect() {
+        await refresh();
+        const q = last.queue;
+        if (!q) return;
+        const counts = { pending: q.queued - q.processing, processing: q.processing };
+        for (const status of OPEN_STATUSES) this.set({ status }, counts[status]);
+      },
     }),
-    webhookDeliveries: new Counter({
-      name: "oisr_webhook_delivery_attempts_total",
-      help: "Webhook delivery attempts, by outcome (succeeded, failed).",
-      labelNames: ["outcome"] as const,
-      registers,
-    }),
-    queued: queueGauge("oisr_queue_requests", "Requests queued (pending or processing).", (q) => q.queued),
     backlogged: queueGauge(
       "oisr_queue_accounts",
       "Accounts with at least one queued request.",
@@ -75,9 +184,18 @@ export function createMetrics(stats: () => Promise<QueueStats>) {
     ),
     oldestAge: queueGauge(
       "oisr_queue_oldest_age_seconds",
-      "Age of the oldest request at the head of an account's queue (the queue's lag), 0 when none.",
+      "Age of the oldest queued request (the head of its account's queue, whether due or waiting for a retry): the queue's lag, 0 when none.",
       (q) => q.oldestAgeSeconds,
     ),
+    webhookOldestAge: new Gauge({
+      name: "oisr_webhook_oldest_undelivered_age_seconds",
+      help: "Age of the oldest event with a webhook delivery still owed (not yet fanned out, or an attempt pending or scheduled for retry), 0 when none. Read from the database at scrape time; the same in every process.",
+      registers,
+      async collect() {
+        await refresh();
+        if (last.webhooks) this.set(last.webhooks.oldestUndeliveredAgeSeconds);
+      },
+    }),
   };
 }
 

@@ -5,6 +5,7 @@ import { createMetrics } from "./metrics.ts";
 import { createRequestStore } from "./queue/index.ts";
 import { createAccountStore } from "./store/accounts.ts";
 import { createResourceStore } from "./store/resources.ts";
+import { readWebhookLag } from "./webhooks/deliveries-store.ts";
 
 /** `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's. */
 export async function openServices(
@@ -23,7 +24,7 @@ export async function openServices(
     accounts: createAccountStore(database, config.rateLimits),
     requests,
     resources: createResourceStore(database),
-    metrics: createMetrics(requests.stats),
+    metrics: createMetrics({ queue: requests.stats, webhooks: () => readWebhookLag(database) }),
   };
 }
 

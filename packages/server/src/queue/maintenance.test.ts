@@ -29,15 +29,20 @@ const queue = (accountId: string, n: number) =>
     ),
   );
 
-it("counts queued requests and backlogged accounts, and the age of the oldest head, from the queue rows", async () => {
-  expect(await services.requests.stats()).toEqual({ queued: 0, backlogged: 0, oldestAgeSeconds: 0 });
+it("counts queued and processing requests, backlogged accounts and the age of the oldest head, from the queue rows", async () => {
+  expect(await services.requests.stats()).toEqual({
+    queued: 0,
+    processing: 0,
+    backlogged: 0,
+    oldestAgeSeconds: 0,
+  });
   await queue("acc_a", 3);
   await queue("acc_b", 2);
   await services.database.rows(
     sql`update requests set accepted_at = now() - interval '90 seconds' where account_id = 'acc_a'`,
   );
   const stats = await services.requests.stats();
-  expect(stats).toMatchObject({ queued: 5, backlogged: 2 });
+  expect(stats).toMatchObject({ queued: 5, processing: 0, backlogged: 2 });
   expect(stats.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
   expect(stats.oldestAgeSeconds).toBeLessThan(120);
 
@@ -47,13 +52,20 @@ it("counts queued requests and backlogged accounts, and the age of the oldest he
   const ids = await services.database.rows<{ id: string }>(
     sql`select id from requests where account_id = 'acc_a'`,
   );
+  // A stage started the first two (processing is always a prefix of the account's open requests).
+  await services.database.rows(
+    sql`update requests set status = 'processing'
+         where id in (select id from requests where account_id = 'acc_a' order by seq limit 2)`,
+  );
+  expect(await services.requests.stats()).toMatchObject({ queued: 5, processing: 2, backlogged: 2 });
   await services.database.rows(sql`update requests set status = 'processing' where account_id = 'acc_a'`);
+  expect(await services.requests.stats()).toMatchObject({ queued: 5, processing: 3, backlogged: 2 });
   await worker.settleFailed(
     "acc_a",
     ids.map((r) => ({ id: r.id, dead: true, delayMs: 0 })),
     { code: "processing_failed", message: "x" },
   );
   const after = await services.requests.stats();
-  expect(after).toMatchObject({ queued: 2, backlogged: 1 });
+  expect(after).toMatchObject({ queued: 2, processing: 0, backlogged: 1 });
   expect(after.oldestAgeSeconds).toBeLessThan(60);
 });

@@ -275,3 +275,27 @@ export function createDeliveryStore(database: Database, workerId: string) {
 }
 
 export type DeliveryStore = ReturnType<typeof createDeliveryStore>;
+
+export interface WebhookLag {
+  /** Age of the oldest event with a delivery still owed, in seconds (0 when none). */
+  oldestUndeliveredAgeSeconds: number;
+}
+
+/**
+ * The webhook gauge (/metrics): the oldest event not yet fanned out (first entry of
+ * events_undispatched_idx) or with a pending attempt. Event ids are ULIDs, so the lowest event id
+ * among pending attempts is the oldest event; with an index on pending attempts' event ids (see
+ * docs/operations/README.md) that is one index entry, without it a walk over the pending attempts
+ * only (webhook_deliveries_due_idx), never the delivered history.
+ */
+export async function readWebhookLag(database: Database): Promise<WebhookLag> {
+  const [row] = await database.rows<{ oldest: string | number | null }>(
+    sql`select extract(epoch from now() - least(
+              (select created_at from events where dispatched_at is null order by seq limit 1),
+              (select e.created_at
+                 from (select account_id, event_id from webhook_deliveries
+                        where status = 'pending' order by event_id limit 1) d
+                 join events e on e.account_id = d.account_id and e.id = d.event_id))) as oldest`,
+  );
+  return { oldestUndeliveredAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
+}

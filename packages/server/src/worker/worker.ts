@@ -141,6 +141,7 @@ export async function startWorker(deps: {
             WORKER_LOST,
           );
           metrics.attempts.inc({ kind: start.request.kind, result: "dead" });
+          metrics.completed.inc({ kind: start.request.kind, status: "dead" });
           logger.warn(
             { requestId: start.request.id, traceId: start.request.traceId },
             "request dead: its worker stopped in its last attempt",
@@ -230,6 +231,7 @@ export async function startWorker(deps: {
     members.forEach((m, i) => {
       const next = settled[i]?.dead ? "dead" : "retry";
       metrics.attempts.inc({ kind: m.kind, result: next });
+      if (next === "dead") metrics.completed.inc({ kind: m.kind, status: "dead" });
       logger.warn(
         { err, requestId: m.id, traceId: m.traceId, attempt: m.attempts, next, groupSize: members.length },
         "request attempt failed",
@@ -247,6 +249,7 @@ export async function startWorker(deps: {
     for (const m of members) {
       metrics.processingDuration.observe({ kind: m.kind, outcome: m.outcome }, groupMs / 1000 / size);
       metrics.attempts.inc({ kind: m.kind, result: m.outcome });
+      metrics.completed.inc({ kind: m.kind, status: m.outcome });
       logger.info(
         {
           requestId: m.id,
