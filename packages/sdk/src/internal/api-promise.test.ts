@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { ApiPromise } from "./api-promise.ts";
+import { CallPromise } from "./api-promise.ts";
 
 const response = new Response(null, { status: 202, headers: { "x-trace-id": "abc" } });
 
-describe("ApiPromise", () => {
+describe("CallPromise", () => {
   it("is a Promise of the data", async () => {
-    const p = new ApiPromise(Promise.resolve({ data: { id: 1 }, response }));
+    const p = new CallPromise(Promise.resolve({ data: { id: 1 }, response }));
     expect(p).toBeInstanceOf(Promise);
     expect(await p).toEqual({ id: 1 });
     expect(await p.then((d) => d.id)).toBe(1);
@@ -13,7 +13,7 @@ describe("ApiPromise", () => {
   });
 
   it("gives the data and the response from withResponse()", async () => {
-    const { data, response: r } = await new ApiPromise(
+    const { data, response: r } = await new CallPromise(
       Promise.resolve({ data: "x", response }),
     ).withResponse();
     expect(data).toBe("x");
@@ -21,7 +21,7 @@ describe("ApiPromise", () => {
   });
 
   it("rejects through then, catch, finally and withResponse alike", async () => {
-    const failing = () => new ApiPromise<string>(Promise.reject(new Error("boom")));
+    const failing = () => new CallPromise<string>(Promise.reject(new Error("boom")));
     await expect(failing()).rejects.toThrow("boom");
     expect(await failing().catch((e: Error) => e.message)).toBe("boom");
     let ran = false;
@@ -45,7 +45,7 @@ describe("ApiPromise", () => {
     const listener: Listener = (reason) => unhandled.push(reason);
     proc.on("unhandledRejection", listener);
     try {
-      const caught = await new ApiPromise(Promise.reject(new Error("boom")))
+      const caught = await new CallPromise(Promise.reject(new Error("boom")))
         .withResponse()
         .catch((e: Error) => e);
       expect(caught).toEqual(new Error("boom"));
@@ -56,11 +56,11 @@ describe("ApiPromise", () => {
     }
   });
 
-  it("derives plain promises, so chaining does not construct an ApiPromise", async () => {
-    const p = new ApiPromise(Promise.resolve({ data: 1, response }));
+  it("derives plain promises, so chaining does not construct an CallPromise", async () => {
+    const p = new CallPromise(Promise.resolve({ data: 1, response }));
     const chained = p.then((n) => n + 1);
-    expect(chained).not.toBeInstanceOf(ApiPromise);
-    expect(p.finally(() => {})).not.toBeInstanceOf(ApiPromise);
+    expect(chained).not.toBeInstanceOf(CallPromise);
+    expect(p.finally(() => {})).not.toBeInstanceOf(CallPromise);
     expect(await chained).toBe(2);
   });
 });

@@ -12,17 +12,25 @@ export interface WithResponse<T> {
  * The promise every SDK call returns: it resolves to the data, as any promise, and
  * `withResponse()` also gives the HTTP response (status, headers).
  *
- * It is a real `Promise` (`instanceof Promise`), but its own settled value is never used: `then`
- * reads the data from the call, so awaiting only `withResponse()` leaves no unhandled rejection
- * behind when the call fails (openai-node's `APIPromise` works the same way).
- *
  * @example
  * ```ts
  * const { data: ack, response } = await client.orders.ingest(orders).withResponse();
  * console.log(ack.request_id, response.headers.get("x-ratelimit-remaining"));
  * ```
  */
-export class ApiPromise<T> extends Promise<T> {
+export interface ApiPromise<T> extends Promise<T> {
+  /** The data and the final `Response` of the call. */
+  withResponse(): Promise<WithResponse<T>>;
+}
+
+/**
+ * The implementation, a real `Promise` (`instanceof Promise`) whose own settled value is never
+ * used: `then` reads the data from the call, so awaiting only `withResponse()` leaves no
+ * unhandled rejection behind when the call fails (openai-node's `APIPromise` works the same
+ * way). Not exported as a type: its private field would make the public type nominal, and a
+ * build's `.d.ts` would no longer match the sources'.
+ */
+export class CallPromise<T> extends Promise<T> implements ApiPromise<T> {
   // `catch` and `finally` call `then`; species keeps derived promises plain.
   static override get [Symbol.species]() {
     return Promise;
@@ -35,7 +43,6 @@ export class ApiPromise<T> extends Promise<T> {
     this.#call = call;
   }
 
-  /** The data and the final `Response` of the call. */
   withResponse(): Promise<WithResponse<T>> {
     return this.#call;
   }

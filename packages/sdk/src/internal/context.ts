@@ -2,7 +2,7 @@ import type { paths } from "@oisr/contract/schema";
 import type { Client } from "openapi-fetch";
 import { RequestFailedError } from "../errors.ts";
 import type { IngestAccepted, RequestRecord } from "../types.ts";
-import { ApiPromise, type WithResponse } from "./api-promise.ts";
+import { type ApiPromise, CallPromise, type WithResponse } from "./api-promise.ts";
 import { type PollTiming, pollUntilFinal, type WaitForOptions } from "./poll.ts";
 import { errorFromResponse } from "./problem.ts";
 import { parseRetryAfter } from "./retry-policy.ts";
@@ -64,7 +64,7 @@ export function ingestHeaders(options: IngestOptions | undefined): Record<string
 
 /** The body of a successful response (with the response, for `withResponse()`), or the mapped `ApiError`. */
 export function unwrap<T>(call: Promise<Result<T>>): ApiPromise<T> {
-  return new ApiPromise(
+  return new CallPromise(
     call.then(({ data, error, response }) => {
       if (!response.ok) throw errorFromResponse(response, error);
       return { data: data as T, response };
@@ -111,7 +111,7 @@ export function waitFor(
   requestId: string,
   options: WaitForOptions = {},
 ): ApiPromise<RequestRecord> {
-  return new ApiPromise(pollRecord(ctx, requestId, options, 0));
+  return new CallPromise(pollRecord(ctx, requestId, options, 0));
 }
 
 /** Ingest, then wait until the request is final; throws `RequestFailedError` unless it succeeded. */
@@ -121,7 +121,7 @@ export function ingestAndWait(
   options: IngestAndWaitOptions = {},
 ): ApiPromise<RequestRecord> {
   const { timeoutMs, onProgress, ...ingestOptions } = options;
-  return new ApiPromise(
+  return new CallPromise(
     (async () => {
       const ack = await ingest(ingestOptions);
       const final = await pollRecord(

@@ -1,4 +1,4 @@
-import { ApiPromise } from "../internal/api-promise.ts";
+import { type ApiPromise, CallPromise } from "../internal/api-promise.ts";
 import { type Context, getRecord, init, type RequestOptions, unwrap, waitFor } from "../internal/context.ts";
 import { iterateItems } from "../internal/paginate.ts";
 import type { WaitForOptions } from "../internal/poll.ts";
@@ -48,7 +48,7 @@ export function requestsResource(ctx: Context): RequestsResource {
     unwrap(ctx.raw.GET("/requests", { params: { query: params }, ...init(ctx, options) }));
   return {
     get: (requestId, options) =>
-      new ApiPromise(
+      new CallPromise(
         getRecord(ctx, requestId, options).then((r) => ({ data: r.record, response: r.response })),
       ),
     list,
