@@ -1,5 +1,6 @@
 // Reads the process environment once; everything else receives a Config.
 import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/contract";
+import { type TelemetryConfig, telemetryConfig } from "./telemetry/settings.ts";
 export type Role = "api" | "worker" | "all";
 
 export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/contract";
@@ -45,6 +46,8 @@ export interface Config {
   keepAliveTimeoutMs: number;
   /** Open connections accepted at once by the API (server.maxConnections); more are dropped. */
   maxConnections: number;
+  /** OpenTelemetry (the standard OTEL_* variables): off unless an OTLP endpoint is set. */
+  telemetry: TelemetryConfig;
 }
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
@@ -121,5 +124,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     requestTimeoutMs,
     keepAliveTimeoutMs: int(env.OISR_KEEP_ALIVE_TIMEOUT_MS, 5000, "OISR_KEEP_ALIVE_TIMEOUT_MS"),
     maxConnections: int(env.OISR_MAX_CONNECTIONS, 1000, "OISR_MAX_CONNECTIONS"),
+    telemetry: telemetryConfig(env),
   };
 }

@@ -9,6 +9,7 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import { openServices, type Services } from "./services.ts";
 import { loadSpec } from "./spec.ts";
 import { sharedSecret } from "./store/secrets.ts";
+import { startTracing } from "./telemetry/tracing.ts";
 import { startDispatcher } from "./webhooks/dispatcher.ts";
 import { startWorker } from "./worker/worker.ts";
 
@@ -25,6 +26,8 @@ export interface RunningServer {
 export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const services = await openServices(config);
+  // Before any role starts, so their first spans are recorded; flushed after everything has stopped.
+  const tracing = await startTracing(config.telemetry, logger);
   const stops: (() => Promise<void>)[] = [];
   let url: string | undefined;
   let origin: string | undefined;
@@ -102,6 +105,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       closing ??= (async () => {
         for (const stop of stops) await stop();
         await services.database.close();
+        await tracing?.shutdown();
       })();
       return closing;
     },

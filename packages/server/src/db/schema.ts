@@ -55,6 +55,8 @@ export const requests = pgTable(
     kind: text("kind").notNull(),
     status: text("status").notNull(),
     traceId: text("trace_id").notNull(),
+    /** The accept call's span (W3C traceparent) when tracing was on: the worker's spans link to it. */
+    traceparent: text("traceparent"),
     idempotencyKey: text("idempotency_key"),
     /** Path parameters of the ingest call (the return of a dispositions batch). */
     params: jsonb("params").$type<Record<string, string>>(),
@@ -203,6 +205,8 @@ export const events = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
     /** Set once the dispatcher has fanned the event out into deliveries. */
     dispatchedAt: ts("dispatched_at"),
+    /** The apply span that wrote the event (W3C traceparent) when tracing was on: deliveries continue its trace. */
+    traceparent: text("traceparent"),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.id] }),

@@ -6,6 +6,7 @@ import { type IngestAccepted, idempotencyDecision, ingestAccepted } from "@oisr/
 import { sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
 import { newRequestId } from "../store/ids.ts";
+import { startPublishSpan } from "../telemetry/queue-spans.ts";
 import { IDEMPOTENCY_WINDOW } from "./maintenance.ts";
 import type { RequestKind } from "./statuses.ts";
 import { insertPending } from "./transitions.ts";
@@ -24,12 +25,38 @@ export interface NewRequest {
   itemCount: number;
   idempotencyKey: string | null;
   traceId: string;
+  /** The call's publish span (tracing on only), stored so the worker's spans can link to it. */
+  traceparent?: string;
 }
 
 export type AcceptOutcome = { kind: "accepted" | "replayed"; ack: IngestAck } | { kind: "key_reused" };
 
 // \u0001 joins the parts: none can contain it (all printable), and PostgreSQL text cannot hold \u0000.
 const keyOf = (r: NewRequest) => `${r.accountId}\u0001${r.endpoint}\u0001${r.idempotencyKey}`;
+
+/**
+ * One accept call inside its PRODUCER span when tracing is on (telemetry/queue-spans.ts): the span
+ * covers the wait for the batch and its transaction, and its context is stored with the request.
+ */
+export async function publish(
+  item: NewRequest,
+  accept: (item: NewRequest) => Promise<AcceptOutcome>,
+): Promise<AcceptOutcome> {
+  const span = startPublishSpan(item.kind, item.bodyJson.length);
+  if (!span) return accept(item);
+  try {
+    const outcome = await accept({ ...item, traceparent: span.traceparent });
+    span.end(
+      outcome.kind === "key_reused"
+        ? {}
+        : { requestId: outcome.ack.request_id, replayed: outcome.kind === "replayed" },
+    );
+    return outcome;
+  } catch (err) {
+    span.fail(err);
+    throw err;
+  }
+}
 
 export async function acceptBatch(database: Database, items: NewRequest[]): Promise<AcceptOutcome[]> {
   const acks: IngestAck[] = items.map((r) => ingestAccepted(newRequestId(), r.traceId));
@@ -115,6 +142,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
           i: (acks[i] as IngestAck).request_id,
           k: r.kind,
           t: r.traceId,
+          tp: r.traceparent,
           ik: r.idempotencyKey,
           p: r.params,
           n: r.itemCount,

@@ -4,7 +4,7 @@
 import type { Database } from "../db/client.ts";
 import { isDatabaseUnavailable } from "../db/errors.ts";
 import { createBatcher } from "../store/batcher.ts";
-import { type AcceptOutcome, acceptBatch, type NewRequest } from "./accept.ts";
+import { type AcceptOutcome, acceptBatch, type NewRequest, publish } from "./accept.ts";
 import { lockMembers } from "./bodies.ts";
 import { createLeases } from "./leases.ts";
 import { createMaintenance } from "./maintenance.ts";
@@ -57,10 +57,12 @@ export function createRequestStore(database: Database) {
      * Stores the call durably (with its idempotency record) and answers how to reply. Concurrent
      * calls share one transaction (group commit, store/batcher.ts).
      */
-    async accept(item: NewRequest): Promise<AcceptOutcome> {
-      const outcome = await batched(item);
-      if (outcome.kind === "error") throw outcome.error;
-      return outcome;
+    accept(item: NewRequest): Promise<AcceptOutcome> {
+      return publish(item, async (traced) => {
+        const outcome = await batched(traced);
+        if (outcome.kind === "error") throw outcome.error;
+        return outcome;
+      });
     },
     ...createRecordReader(database),
     ...createMaintenance(database),

@@ -36,6 +36,8 @@ export async function writeChanges(
   changes: BatchChanges,
   outbox: OutboxEvent[],
   now: string,
+  /** The writing stage's span (W3C traceparent), kept with its events when tracing is on. */
+  traceparent: string | null = null,
 ): Promise<void> {
   const feedCount = changes.orders.length + changes.returns.length;
   let seq = 0;
@@ -94,8 +96,8 @@ export async function writeChanges(
       return { id, type: e.type, payload: { id, type: e.type, created_at: now, data: { object: e.object } } };
     });
     await tx.execute(sql`
-      insert into events (account_id, id, type, created_at, payload)
-      select ${accountId}, e.body->>'id', e.body->>'type', ${now}::timestamptz, e.body->'payload'
+      insert into events (account_id, id, type, created_at, payload, traceparent)
+      select ${accountId}, e.body->>'id', e.body->>'type', ${now}::timestamptz, e.body->'payload', ${traceparent}::text
         from ${elements(rows)} order by e.n`);
   }
 }

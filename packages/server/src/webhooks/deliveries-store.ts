@@ -21,6 +21,8 @@ export interface ClaimedDelivery {
   /** Secrets to sign with: the current one, then the one replaced less than 24 h ago. */
   secrets: string[];
   payload: unknown;
+  /** The apply span that wrote the event, when tracing was on: the attempt's span continues it. */
+  traceparent: string | null;
 }
 
 export type AttemptResult =
@@ -81,6 +83,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
         previous_secret: string | null;
         previous_live: boolean | null;
         payload: unknown;
+        traceparent: string | null;
       }>(sql`
         with due as (
           -- Subscriptions with due attempts, so one subscription's backlog cannot crowd out the others.
@@ -124,7 +127,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
            and s.account_id = d.account_id and s.id = d.subscription_id
            and e.account_id = d.account_id and e.id = d.event_id
         returning d.account_id, d.id, d.subscription_id, d.event_id, d.event_type, d.attempt, s.url, s.secret,
-                  s.previous_secret, s.previous_secret_expires_at > now() as previous_live, e.payload`);
+                  s.previous_secret, s.previous_secret_expires_at > now() as previous_live, e.payload, e.traceparent`);
       return rows.map((r) => ({
         accountId: r.account_id,
         id: r.id,
@@ -135,6 +138,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
         url: r.url,
         secrets: r.previous_secret && r.previous_live ? [r.secret, r.previous_secret] : [r.secret],
         payload: r.payload,
+        traceparent: r.traceparent,
       }));
     },
 

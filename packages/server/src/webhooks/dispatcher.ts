@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
 import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts";
 import { fanOut } from "./fan-out.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
@@ -86,12 +87,15 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       // The payload exactly as stored; the signature covers these bytes.
       const body = JSON.stringify(claimed.payload);
       const headers = signedHeaders(claimed.eventId, body, claimed.secrets);
-      const result = await send(claimed.url, { ...headers }, body, {
+      // With tracing on, the attempt is a CLIENT span and the receiver gets its traceparent.
+      const span = startDeliverySpan({ ...claimed, deliveryId: claimed.id });
+      const result = await send(claimed.url, { ...headers, ...span?.headers }, body, {
         allowPrivateNetworks: config.webhookAllowPrivateNetworks,
         timeoutMs,
         resolve: options.resolve,
         signal: abort.signal,
       });
+      span?.end(result);
       if (abort.signal.aborted && !result.ok) {
         // Cut short by stop(): not the receiver's fault, so it is neither counted nor recorded.
         await store.release(claimed);

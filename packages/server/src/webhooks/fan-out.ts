@@ -5,12 +5,14 @@ import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
+import { type FanOutSpan, startFanOutSpan } from "../telemetry/webhook-spans.ts";
 
 interface PickedEvent {
   account_id: string;
   id: string;
   type: string;
   created_at: string;
+  traceparent: string | null;
 }
 
 /** Fans out up to `limit` undispatched events in one transaction; returns how many it took. */
@@ -18,9 +20,11 @@ export async function fanOut(
   database: Database,
   limit = 100,
 ): Promise<{ events: number; deliveries: number }> {
-  return database.db.transaction(async (tx) => {
+  // Started once there are events to fan out (an idle dispatcher polls here): tracing on only.
+  let span: FanOutSpan | undefined;
+  const fanned = database.db.transaction(async (tx) => {
     const picked = await database.rows<PickedEvent>(
-      sql`select account_id, id, type, created_at from events
+      sql`select account_id, id, type, created_at, traceparent from events
            where dispatched_at is null
            order by seq
            limit ${limit}
@@ -28,6 +32,7 @@ export async function fanOut(
       tx,
     );
     if (picked.length === 0) return { events: 0, deliveries: 0 };
+    span = startFanOutSpan(picked);
     const accountIds = [...new Set(picked.map((e) => e.account_id))];
     const subscriptions = await database.rows<{
       account_id: string;
@@ -79,4 +84,12 @@ export async function fanOut(
     );
     return { events: picked.length, deliveries: rows.length };
   });
+  try {
+    const counts = await fanned;
+    span?.end(counts.deliveries);
+    return counts;
+  } catch (err) {
+    span?.fail(err);
+    throw err;
+  }
 }

@@ -27,6 +27,8 @@ export interface StageInput {
   members: StartedRequest[];
   /** The stage before, still being committed: this one reads through its changes and writes after it. */
   previous?: { changes: Changes; committed: Promise<boolean> };
+  /** The stage's span (tracing on only): stored with the events it writes, for their deliveries' spans. */
+  traceparent?: string;
 }
 
 export type StageOutcome =
@@ -82,7 +84,7 @@ export async function applyStage(
       hooks.onReady?.({ lastSeq: (members[members.length - 1] as StartedRequest).seq, changes });
 
       const outbox = events.map((e) => ({ type: e.type, object: e.return }));
-      await writeChanges(tx, accountId, changes, outbox, now);
+      await writeChanges(tx, accountId, changes, outbox, now, input.traceparent);
       const finished: Outcome[] = results.map((r, i) => {
         const id = (members[i] as StartedRequest).id;
         return r.status === "succeeded"

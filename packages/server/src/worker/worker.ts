@@ -8,6 +8,7 @@ import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import { createWorkerQueue, type StageLimits, type StartedRequest } from "../queue/index.ts";
 import type { Services } from "../services.ts";
+import { startStageSpan } from "../telemetry/queue-spans.ts";
 import { applyStage, type StageInput } from "./apply.ts";
 import { backoffMs } from "./backoff.ts";
 
@@ -190,8 +191,18 @@ export async function startWorker(deps: {
   ): Promise<boolean> {
     const started = performance.now();
     const { members } = input;
+    // Undefined with tracing off; otherwise the events this stage writes carry its context.
+    const span = startStageSpan(accountId, members);
     try {
-      const outcome = await applyStage(services, queue, accountId, input, config, { onReady, onSettled });
+      const outcome = await applyStage(
+        services,
+        queue,
+        accountId,
+        span ? { ...input, traceparent: span.traceparent } : input,
+        config,
+        { onReady, onSettled },
+      );
+      if (outcome.kind !== "applied") span?.gaveUp(outcome.kind);
       if (outcome.kind === "abandoned") {
         await queue.unstart(
           accountId,
@@ -208,8 +219,13 @@ export async function startWorker(deps: {
         return false;
       }
       logApplied(outcome.members, performance.now() - started);
+      if (span) {
+        const succeeded = outcome.members.filter((m) => m.outcome === "succeeded").length;
+        span.applied({ succeeded, failed: outcome.members.length - succeeded });
+      }
       return true;
     } catch (err) {
+      span?.fail(err);
       await settleTransient(accountId, members, err).catch((e: unknown) =>
         logger.warn({ err: e, accountId }, "could not record a failed attempt; the lease will run out"),
       );

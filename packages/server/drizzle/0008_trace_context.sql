@@ -1,0 +1,2 @@
+ALTER TABLE "events" ADD COLUMN "traceparent" text;--> statement-breakpoint
+ALTER TABLE "requests" ADD COLUMN "traceparent" text;
