@@ -71,6 +71,7 @@ export {
   ingestAccepted,
   isoInstant,
   type RequestRecord,
+  requestPage,
   type StoredRequest,
   toRequestRecord,
 } from "./request-record.ts";

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { acceptedHeaders, ingestAccepted, type StoredRequest, toRequestRecord } from "./request-record.ts";
+import { createCursorCodec } from "./cursor.ts";
+import {
+  acceptedHeaders,
+  ingestAccepted,
+  requestPage,
+  type StoredRequest,
+  toRequestRecord,
+} from "./request-record.ts";
 
 const stored: StoredRequest = {
   id: "0190a0a0-0000-7000-8000-000000000001",
@@ -62,6 +69,27 @@ describe("request records", () => {
 
   it("show a failed request without stored errors with an empty list", () => {
     expect(toRequestRecord({ ...stored, status: "failed", errors: null }).errors).toEqual([]);
+  });
+});
+
+describe("request pages", () => {
+  const cursors = createCursorCodec("k").forAccount("acc_A");
+  const rows = [3, 2, 1].map((seq) => ({ ...stored, seq, id: `r-${seq}` }));
+
+  it.each([
+    ["a full page", rows, null, ["r-3", "r-2"], true, 2],
+    ["the last page", rows.slice(2), 2, ["r-1"], false, 1],
+    ["an empty page after the last: the cursor stays past it", [], 1, [], false, 1],
+    ["an empty list from the start", [], null, [], false, 0],
+  ] as const)("%s", async (_case, page, before, ids, hasMore, position) => {
+    const answer = await requestPage(cursors, page, toRequestRecord, {
+      limit: 2,
+      before,
+      filters: { kind: "orders" },
+    });
+    expect(answer.data.map((r) => r.request_id)).toEqual(ids);
+    expect(answer.has_more).toBe(hasMore);
+    expect(await cursors.decode(answer.next_cursor, {})).toEqual({ position, filters: { kind: "orders" } });
   });
 });
 

@@ -1,7 +1,9 @@
 // What an accepted ingest call looks like on the wire: the 202 acknowledgement with its headers,
 // and the record GET /requests and GET /requests/{id} show. The server builds it from a database
 // row, the mock from its in-memory entry; both hand this mapping the same neutral shape.
+import type { AccountCursors, Filters } from "./cursor.ts";
 import type { components } from "./generated/schema.d.ts";
+import { type Page, pageOf } from "./pages.ts";
 
 type Schemas = components["schemas"];
 export type RequestRecord = Schemas["RequestRecord"];
@@ -47,6 +49,26 @@ export function toRequestRecord(request: StoredRequest): RequestRecord {
     errors: request.status === "failed" ? (request.errors ?? []) : [],
     error: request.status === "dead" ? request.error : null,
   };
+}
+
+/**
+ * A GET /requests page from up to `limit + 1` rows, newest first by acceptance sequence. On the
+ * last page the cursor still points past its final row, so a later call sees only older rows: none.
+ */
+export function requestPage<R extends { seq: number }>(
+  cursors: AccountCursors,
+  rows: readonly R[],
+  toRecord: (row: R) => RequestRecord,
+  options: { limit: number; before: number | null; filters: Filters },
+): Promise<Page<RequestRecord>> {
+  const { limit, before, filters } = options;
+  return pageOf(cursors, rows, {
+    limit,
+    from: before ?? 0,
+    filters,
+    positionOf: (r) => r.seq,
+    map: toRecord,
+  });
 }
 
 export function ingestAccepted(requestId: string, traceId: string): IngestAccepted {

@@ -1,8 +1,8 @@
 // GET /orders and GET /returns (change feeds: each resource at the position of its latest change),
 // GET /orders/{identifier}, GET /returns/{return_id}, and GET /inventory (keyset by location, sku).
-import { feedPage, limitOf, notFound, pageOf, stringFilters } from "@oisr/contract";
+import { type Filters, feedPage, limitOf, notFound, pageOf, stringFilters } from "@oisr/contract";
 import { type InventoryLevel, type Order, type Return, resolveOrder, resolveReturn } from "@oisr/domain";
-import type { FeedPosition } from "../store/account.ts";
+import type { Account, FeedPosition } from "../store/account.ts";
 import { ok, type RouteContext, type RouteHandler } from "./context.ts";
 
 const cursorsOf = (ctx: RouteContext) => ctx.runtime.cursors.forAccount(ctx.account.id);
@@ -10,69 +10,56 @@ const cursorsOf = (ctx: RouteContext) => ctx.runtime.cursors.forAccount(ctx.acco
 const since = (updatedAt: string, filter: string | undefined) =>
   filter === undefined || Date.parse(updatedAt) >= Date.parse(filter);
 
-function feed<T extends { updated_at: string }>(
-  positions: Map<string, FeedPosition>,
-  lookup: (id: string) => T | undefined,
-  after: number,
-  keep: (item: T) => boolean,
-  limit: number,
-): { seq: number; body: T }[] {
-  const rows: { seq: number; body: T }[] = [];
-  for (const [id, position] of positions) {
-    if (position.seq <= after) continue;
-    const body = lookup(id);
-    if (body && keep(body)) rows.push({ seq: position.seq, body });
-  }
-  return rows.sort((a, b) => a.seq - b.seq).slice(0, limit);
+/**
+ * A change-feed list: each resource once, at the position of its latest change after the cursor's,
+ * kept when it passes the filters (`updated_since` for every feed, the rest by `keep`).
+ */
+function feedRoute<T extends { updated_at: string }>(
+  names: readonly string[],
+  positionsOf: (account: Account) => Map<string, FeedPosition>,
+  lookup: (account: Account, id: string) => T | undefined,
+  keep: (item: T, filters: Filters) => boolean,
+): RouteHandler {
+  return async (ctx) => {
+    const cursors = cursorsOf(ctx);
+    const { position, filters } = await cursors.decode<number>(
+      ctx.query.cursor,
+      stringFilters(ctx.query, names),
+    );
+    const limit = limitOf(ctx.query);
+    const after = position ?? 0;
+    const rows: { seq: number; body: T }[] = [];
+    for (const [id, at] of positionsOf(ctx.account)) {
+      if (at.seq <= after) continue;
+      const body = lookup(ctx.account, id);
+      if (body && keep(body, filters) && since(body.updated_at, filters.updated_since)) {
+        rows.push({ seq: at.seq, body });
+      }
+    }
+    rows.sort((a, b) => a.seq - b.seq);
+    return ok(await feedPage(cursors, rows.slice(0, limit + 1), limit, after, filters));
+  };
 }
 
-const listOrders: RouteHandler = async (ctx: RouteContext) => {
-  const cursors = cursorsOf(ctx);
-  const decoded = await cursors.decode<number>(
-    ctx.query.cursor,
-    stringFilters(ctx.query, ["status", "source", "updated_since"]),
-  );
-  const filters = decoded.filters;
-  const limit = limitOf(ctx.query);
-  const after = decoded.position ?? 0;
-  const state = ctx.account.state;
-  const rows = feed<Order>(
-    ctx.account.orderFeed,
-    (id) => state.orderById(id),
-    after,
-    (o) =>
-      (filters.status === undefined || o.status === filters.status) &&
-      (filters.source === undefined || o.source === filters.source) &&
-      since(o.updated_at, filters.updated_since),
-    limit + 1,
-  );
-  return ok(await feedPage(cursors, rows, limit, after, filters));
-};
+const listOrders = feedRoute<Order>(
+  ["status", "source", "updated_since"],
+  (account) => account.orderFeed,
+  (account, id) => account.state.orderById(id),
+  (o, filters) =>
+    (filters.status === undefined || o.status === filters.status) &&
+    (filters.source === undefined || o.source === filters.source),
+);
 
-const listReturns: RouteHandler = async (ctx) => {
-  const cursors = cursorsOf(ctx);
-  const decoded = await cursors.decode<number>(
-    ctx.query.cursor,
-    stringFilters(ctx.query, ["status", "order_id", "updated_since"]),
-  );
-  const filters = decoded.filters;
-  const limit = limitOf(ctx.query);
-  const after = decoded.position ?? 0;
-  const state = ctx.account.state;
-  const rows = feed<Return>(
-    ctx.account.returnFeed,
-    (id) => state.returnById(id),
-    after,
-    (r) =>
-      (filters.status === undefined || r.status === filters.status) &&
-      (filters.order_id === undefined ||
-        r.order_id === filters.order_id ||
-        r.order_external_id === filters.order_id) &&
-      since(r.updated_at, filters.updated_since),
-    limit + 1,
-  );
-  return ok(await feedPage(cursors, rows, limit, after, filters));
-};
+const listReturns = feedRoute<Return>(
+  ["status", "order_id", "updated_since"],
+  (account) => account.returnFeed,
+  (account, id) => account.state.returnById(id),
+  (r, filters) =>
+    (filters.status === undefined || r.status === filters.status) &&
+    (filters.order_id === undefined ||
+      r.order_id === filters.order_id ||
+      r.order_external_id === filters.order_id),
+);
 
 const getOrder: RouteHandler = (ctx) => {
   const identifier = ctx.params.identifier ?? "";

@@ -1,6 +1,6 @@
 // GET /requests (newest first) and GET /requests/{request_id}. Records older than the retention
 // period are gone, as after the server's purge.
-import { limitOf, notFound, pageOf, stringFilters, toRequestRecord } from "@oisr/contract";
+import { limitOf, notFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
 import type { RequestEntry } from "../store/account.ts";
 import { ok, type RouteContext, type RouteHandler } from "./context.ts";
 
@@ -30,16 +30,7 @@ const listRequests: RouteHandler = async (ctx) => {
     )
     .sort((a, b) => b.seq - a.seq)
     .slice(0, limit + 1);
-  // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
-  return ok(
-    await pageOf(cursors, rows, {
-      limit,
-      from: before ?? 0,
-      filters,
-      positionOf: (e) => e.seq,
-      map: toRequestRecord,
-    }),
-  );
+  return ok(await requestPage(cursors, rows, toRequestRecord, { limit, before, filters }));
 };
 
 const getRequest: RouteHandler = (ctx) => {

@@ -1,5 +1,5 @@
 // GET /requests and GET /requests/{request_id}: processing records, newest first.
-import { limitOf, notFound, pageOf, stringFilters } from "@oisr/contract";
+import { limitOf, notFound, requestPage, stringFilters } from "@oisr/contract";
 import { type Request, type Response, Router } from "express";
 import { accountOf } from "../http/auth.ts";
 import { cursorsOf } from "../http/cursor.ts";
@@ -19,16 +19,7 @@ export function requestRoutes(store: RequestStore, retentionDays: number): Route
       stringFilters(req.query, ["status", "kind"]),
     );
     const rows = await store.list(accountOf(res).id, filters, before, limit + 1);
-    // On the last page the cursor still points past its final row, so a later call sees only older rows: none.
-    res.json(
-      await pageOf(cursors, rows, {
-        limit,
-        from: before ?? 0,
-        filters,
-        positionOf: (r) => r.seq,
-        map: toRequestRecord,
-      }),
-    );
+    res.json(await requestPage(cursors, rows, toRequestRecord, { limit, before, filters }));
   });
 
   router.get("/requests/:request_id", async (req: Request, res: Response) => {
