@@ -12,7 +12,9 @@ export default defineConfig({
   format: ["esm", "cjs"],
   platform: "neutral",
   target: "es2022",
-  dts: true,
+  // TypeScript emits no declarations for a .ts file it reached through node_modules (the workspace
+  // link), so the contract module whose types the mock's public types use is mapped to its source.
+  dts: { compilerOptions: { paths: { "@oisr/contract/rate-limits": ["../contract/src/rate-limits.ts"] } } },
   // @oisr/domain is private: its rules (and the spec's types) ship inside this package. msw is a peer.
   deps: { alwaysBundle: [/^@oisr\/(domain|contract)/], neverBundle: [/^node:/] },
   fixedExtension: false,

@@ -7,7 +7,10 @@ export default defineConfig({
   // No Node built-ins, no Node-only globals: the same files run in browsers and edge runtimes.
   platform: "neutral",
   target: "es2022",
-  dts: true,
+  // TypeScript emits no declarations for a .ts file it reached through node_modules (the workspace
+  // link), so contract modules whose types are bundled are mapped to their sources. The SDK takes
+  // such modules by subpath: the package's index would also bring Ajv into the bundle.
+  dts: { compilerOptions: { paths: { "@oisr/contract/rate-limits": ["../contract/src/rate-limits.ts"] } } },
   // openapi-fetch stays a dependency (see README "Contributing"), not bundled. @oisr/contract is
   // private: the spec's types (and what the SDK uses of the contract) ship inside this package.
   deps: { alwaysBundle: [/^@oisr\/contract/] },

@@ -1,5 +1,6 @@
-// Contract facts the server and the mock must state identically: problem titles (decision 001)
-// and rate-limit scopes with their defaults (CONTRACT section 8).
+// Contract facts the server and the mock must state identically: problem titles (decision 001),
+// the strings PostgreSQL cannot store, and the bearer token's syntax. Rate-limit scopes are in
+// rate-limits.ts.
 
 export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   invalid_json: "Malformed JSON",
@@ -15,37 +16,6 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   internal_error: "Internal server error",
   service_unavailable: "Service unavailable",
 };
-
-export const RATE_LIMIT_SCOPES = [
-  "ingest",
-  "ingest_inventory",
-  "orders_read",
-  "requests_read",
-  "returns_read",
-  "webhooks",
-] as const;
-export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
-
-export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, number>> = {
-  ingest: 600,
-  ingest_inventory: 120,
-  orders_read: 150,
-  requests_read: 150,
-  returns_read: 120,
-  webhooks: 60,
-};
-
-/** The scopes a call counts toward (path relative to /v2); empty for unlimited calls. */
-export function scopesFor(method: string, path: string): RateLimitScope[] {
-  if (method === "POST" && path.startsWith("/ingest/")) {
-    return path === "/ingest/inventory" ? ["ingest", "ingest_inventory"] : ["ingest"];
-  }
-  if (path.startsWith("/webhook_subscriptions")) return ["webhooks"];
-  if (path.startsWith("/orders")) return ["orders_read"];
-  if (path.startsWith("/requests")) return ["requests_read"];
-  if (path.startsWith("/returns") || path.startsWith("/inventory")) return ["returns_read"];
-  return [];
-}
 
 /**
  * The JSON Pointer of the first string (value or member name) that PostgreSQL cannot store in

@@ -17,6 +17,20 @@ export {
   validationFailedDetail,
 } from "./body-validator.ts";
 export {
+  checkRateLimits,
+  DAY_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_REQUEST_RETENTION_DAYS,
+  type Environment,
+  parseDuration,
+  parseNonNegativeInteger,
+  parseRateLimits,
+  parseSwitch,
+  rateLimitsWith,
+  readSharedSettings,
+  type SharedSettings,
+} from "./config.ts";
+export {
   type AccountCursors,
   type CursorCodec,
   createCursorCodec,
@@ -26,12 +40,8 @@ export {
 } from "./cursor.ts";
 export {
   bearerToken,
-  DEFAULT_RATE_LIMITS,
   jsonTextMayHoldUnstorable,
   PROBLEM_TITLES,
-  RATE_LIMIT_SCOPES,
-  type RateLimitScope,
-  scopesFor,
   unstorableStringPointer,
 } from "./http-contract.ts";
 export {
@@ -64,6 +74,22 @@ export {
   unsupportedMediaType,
   validationFailed,
 } from "./problems.ts";
+export {
+  DEFAULT_RATE_LIMITS,
+  isRateLimitScope,
+  RATE_LIMIT_SCOPES,
+  RATE_LIMIT_WINDOW_SECONDS,
+  type RateDecision,
+  type RateLimitedProblem,
+  type RateLimitHeaders,
+  type RateLimitScope,
+  type RateLimits,
+  rateDecision,
+  rateLimitedProblem,
+  rateLimitHeaders,
+  type ScopeCount,
+  scopesFor,
+} from "./rate-limits.ts";
 export {
   acceptedHeaders,
   type IngestAccepted,

@@ -2,7 +2,13 @@
 // service routes) → auth → rate limit → JSON body → route (404/405) → media type (415) → schema
 // validation (400) → route handler. Takes a fetch `Request`, answers a fetch `Response`, so msw,
 // the standalone HTTP server and tests all drive the same code.
-import { bearerToken, openapiDocument } from "@oisr/contract";
+import {
+  bearerToken,
+  openapiDocument,
+  rateLimitedProblem,
+  rateLimitHeaders,
+  scopesFor,
+} from "@oisr/contract";
 import { Clock } from "./clock.ts";
 import { mediaType, readJsonBody } from "./http/body.ts";
 import { corsHeaders, preflight } from "./http/cors.ts";
@@ -21,7 +27,6 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import { Scenarios } from "./scenarios.ts";
 import type { Account } from "./store/account.ts";
 import { Processor } from "./store/processor.ts";
-import { scopesFor } from "./store/rate-limit.ts";
 import { MockStore } from "./store/store.ts";
 import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
 
@@ -225,17 +230,11 @@ export class MockCore {
       scopes.map((scope) => ({ scope, limit: account.rateLimits?.[scope] ?? limits[scope] })),
       now,
     );
-    headers["X-RateLimit-Limit"] = String(decision.limit);
-    headers["X-RateLimit-Remaining"] = String(decision.remaining);
-    headers["X-RateLimit-Reset"] = String(decision.reset);
-    if (!decision.allowed) {
-      const retryAfter = Math.max(1, decision.reset - Math.floor(now / 1000));
-      throw new HttpProblem(
-        429,
-        "rate_limited",
-        `Rate limit of ${decision.limit} calls per 60 s exceeded. Retry in ${retryAfter} s.`,
-        { headers: { "Retry-After": String(retryAfter) } },
-      );
+    const answer = rateLimitHeaders(decision, now);
+    Object.assign(headers, answer.headers);
+    if (answer.retryAfterSeconds !== undefined) {
+      const problem = rateLimitedProblem(decision.limit, answer.retryAfterSeconds);
+      throw new HttpProblem(problem.status, problem.code, problem.detail, { headers: problem.headers });
     }
   }
 }

@@ -1,12 +1,17 @@
 // What a mock can be configured with, and the same settings read from the server's environment
 // variables (the standalone bin and the contract-test targets use them).
-import type { ClockOptions } from "./clock.ts";
 import {
-  DEFAULT_RATE_LIMITS,
-  RATE_LIMIT_SCOPES,
-  type RateLimitScope,
-  type RateLimits,
-} from "./store/rate-limit.ts";
+  checkRateLimits,
+  DAY_MS,
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_REQUEST_RETENTION_DAYS,
+  parseDuration,
+  parseNonNegativeInteger,
+  rateLimitsWith,
+  readSharedSettings,
+} from "@oisr/contract";
+import type { ClockOptions } from "./clock.ts";
+import type { RateLimits } from "./store/rate-limit.ts";
 
 export interface WebhookOptions {
   /** POST events to subscribed URLs (default true). Events are captured for `events()` either way. */
@@ -91,14 +96,6 @@ const nonNegative = (value: number | undefined, fallback: number, name: string):
 
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   const limits = options.rateLimits;
-  if (limits) {
-    for (const [scope, value] of Object.entries(limits)) {
-      if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope))
-        throw new Error(`rateLimits: unknown scope "${scope}"`);
-      if (!Number.isInteger(value) || (value as number) < 1)
-        throw new Error(`rateLimits: "${scope}" must be a positive integer`);
-    }
-  }
   const baseUrl = baseUrlOf(options.baseUrl);
   const pageOrigin = (globalThis as { location?: { origin?: string } }).location?.origin;
   return {
@@ -107,10 +104,15 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     acceptAnyToken: options.acceptAnyToken ?? true,
     processingDelayMs: nonNegative(options.processingDelayMs, 0, "processingDelayMs"),
     processingDurationMs: nonNegative(options.processingDurationMs, 0, "processingDurationMs"),
-    maxAttempts: Math.max(1, Math.floor(nonNegative(options.maxAttempts, 5, "maxAttempts"))),
+    maxAttempts: Math.max(
+      1,
+      Math.floor(nonNegative(options.maxAttempts, DEFAULT_MAX_ATTEMPTS, "maxAttempts")),
+    ),
     retryDelayMs: nonNegative(options.retryDelayMs, 0, "retryDelayMs"),
-    rateLimits: limits === false ? false : { ...DEFAULT_RATE_LIMITS, ...(limits ?? {}) },
-    requestRetentionMs: nonNegative(options.requestRetentionDays, 30, "requestRetentionDays") * 86_400_000,
+    rateLimits: limits === false ? false : rateLimitsWith(limits && checkRateLimits(limits, "rateLimits")),
+    requestRetentionMs:
+      nonNegative(options.requestRetentionDays, DEFAULT_REQUEST_RETENTION_DAYS, "requestRetentionDays") *
+      DAY_MS,
     clock: options.clock ?? {},
     webhooks: {
       deliver: options.webhooks?.deliver ?? true,
@@ -122,15 +124,6 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   };
 }
 
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-export function parseDuration(text: string): number {
-  const match = DURATION.exec(text.trim());
-  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 5s, 5m, 2h)`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-}
-
 /**
  * Mock options from the server's environment variables, so one configuration drives both:
  * `OISR_RATE_LIMITS` (JSON, or `off`), `OISR_MAX_ATTEMPTS`, `OISR_RETRY_BASE_MS`,
@@ -138,26 +131,21 @@ export function parseDuration(text: string): number {
  * plus the mock's own `OISR_MOCK_PROCESSING_DELAY_MS` and `OISR_MOCK_PROCESSING_DURATION_MS`.
  */
 export function mockOptionsFromEnv(env: Record<string, string | undefined>): MockOptions {
+  // `off` is the mock's own: the server always limits.
+  const rateLimitsOff = env.OISR_RATE_LIMITS === "off";
+  const shared = readSharedSettings(rateLimitsOff ? { ...env, OISR_RATE_LIMITS: undefined } : env);
   const options: MockOptions = {};
-  const int = (name: string): number | undefined => {
-    const raw = env[name];
-    if (raw === undefined || raw === "") return undefined;
-    const n = Number(raw);
-    if (!Number.isFinite(n) || n < 0) throw new Error(`${name} must be a non-negative number`);
-    return n;
-  };
-  const rateLimits = env.OISR_RATE_LIMITS;
-  if (rateLimits === "off") options.rateLimits = false;
-  else if (rateLimits) options.rateLimits = JSON.parse(rateLimits) as Partial<Record<RateLimitScope, number>>;
-  const maxAttempts = int("OISR_MAX_ATTEMPTS");
-  if (maxAttempts !== undefined) options.maxAttempts = maxAttempts || 1;
-  const retry = int("OISR_RETRY_BASE_MS");
-  if (retry !== undefined) options.retryDelayMs = retry;
-  const retention = int("OISR_REQUEST_RETENTION_DAYS");
-  if (retention !== undefined) options.requestRetentionDays = retention;
-  const delay = int("OISR_MOCK_PROCESSING_DELAY_MS");
+  if (rateLimitsOff) options.rateLimits = false;
+  else if (shared.rateLimits) options.rateLimits = shared.rateLimits;
+  if (shared.maxAttempts !== undefined) options.maxAttempts = shared.maxAttempts;
+  if (shared.retryBaseMs !== undefined) options.retryDelayMs = shared.retryBaseMs;
+  if (shared.requestRetentionDays !== undefined) options.requestRetentionDays = shared.requestRetentionDays;
+  const delay = parseNonNegativeInteger(env.OISR_MOCK_PROCESSING_DELAY_MS, "OISR_MOCK_PROCESSING_DELAY_MS");
   if (delay !== undefined) options.processingDelayMs = delay;
-  const duration = int("OISR_MOCK_PROCESSING_DURATION_MS");
+  const duration = parseNonNegativeInteger(
+    env.OISR_MOCK_PROCESSING_DURATION_MS,
+    "OISR_MOCK_PROCESSING_DURATION_MS",
+  );
   if (duration !== undefined) options.processingDurationMs = duration;
   const webhooks: WebhookOptions = {};
   if (env.OISR_WEBHOOK_RETRY_SCHEDULE !== undefined) {
@@ -165,8 +153,8 @@ export function mockOptionsFromEnv(env: Record<string, string | undefined>): Moc
       .filter((s) => s.trim() !== "")
       .map(parseDuration);
   }
-  if (env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS !== undefined) {
-    webhooks.allowPrivateNetworks = env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS === "1";
+  if (shared.webhookAllowPrivateNetworks !== undefined) {
+    webhooks.allowPrivateNetworks = shared.webhookAllowPrivateNetworks;
   }
   if (Object.keys(webhooks).length > 0) options.webhooks = webhooks;
   return options;

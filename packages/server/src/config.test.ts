@@ -1,26 +1,47 @@
+import { DEFAULT_RATE_LIMITS } from "@oisr/contract";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS, loadConfig, parseDuration, parseRateLimits } from "./config.ts";
+import { loadConfig } from "./config.ts";
 
+// The parsers themselves are @oisr/contract's (config.test.ts there); this is how the server uses them.
 describe("config", () => {
-  it.each([
-    ["250ms", 250],
-    ["5s", 5000],
-    ["5m", 300_000],
-    ["2h", 7_200_000],
-  ])("parses the duration %s", (text, ms) => {
-    expect(parseDuration(text)).toBe(ms);
+  it("puts OISR_RATE_LIMITS over the contract's defaults", () => {
+    expect(loadConfig({ OISR_RATE_LIMITS: '{"ingest": 100000}' }).rateLimits).toEqual({
+      ...DEFAULT_RATE_LIMITS,
+      ingest: 100000,
+    });
+    expect(loadConfig({}).rateLimits).toEqual(DEFAULT_RATE_LIMITS);
   });
 
-  it("rejects a duration without a unit", () => {
-    expect(() => parseDuration("5")).toThrow(/invalid duration/);
+  it.each(['{"nope": 1}', '{"ingest": 0}', '{"ingest": "many"}', "ingest=5"])(
+    "rejects OISR_RATE_LIMITS=%s",
+    (json) => {
+      expect(() => loadConfig({ OISR_RATE_LIMITS: json })).toThrow(/OISR_RATE_LIMITS/);
+    },
+  );
+
+  it("reads the variables it shares with the mock", () => {
+    expect(
+      loadConfig({
+        OISR_MAX_ATTEMPTS: "0",
+        OISR_RETRY_BASE_MS: "50",
+        OISR_REQUEST_RETENTION_DAYS: "7",
+        OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
+        OISR_WEBHOOK_RETRY_SCHEDULE: "1s, 250ms",
+      }),
+    ).toMatchObject({
+      maxAttempts: 1,
+      retryBaseMs: 50,
+      requestRetentionDays: 7,
+      webhookAllowPrivateNetworks: true,
+      webhookRetrySchedule: [1000, 250],
+    });
+    expect(() => loadConfig({ OISR_WEBHOOK_RETRY_SCHEDULE: "5" })).toThrow(/invalid duration/);
   });
 
-  it("overrides only the named rate-limit scopes", () => {
-    expect(parseRateLimits('{"ingest": 100000}')).toEqual({ ...DEFAULT_RATE_LIMITS, ingest: 100000 });
-  });
-
-  it.each(['{"nope": 1}', '{"ingest": 0}', '{"ingest": "many"}'])("rejects OISR_RATE_LIMITS=%s", (json) => {
-    expect(() => parseRateLimits(json)).toThrow(/OISR_RATE_LIMITS/);
+  it("reads the cursor key from OISR_CURSOR_SECRET, an empty one as unset", () => {
+    expect(loadConfig({ OISR_CURSOR_SECRET: "k" }).cursorSecret).toBe("k");
+    expect(loadConfig({ OISR_CURSOR_SECRET: "" }).cursorSecret).toBeUndefined();
+    expect(loadConfig({}).cursorSecret).toBeUndefined();
   });
 
   it("reads the contract's defaults from an empty environment", () => {
@@ -31,6 +52,9 @@ describe("config", () => {
       databaseUrl: undefined,
       dataDir: "./.oisr-data",
       maxAttempts: 5,
+      retryBaseMs: 1000,
+      requestRetentionDays: 30,
+      webhookAllowPrivateNetworks: false,
     });
     expect(config.webhookRetrySchedule).toEqual([
       5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,

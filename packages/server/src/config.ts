@@ -1,9 +1,18 @@
-// Reads the process environment once; everything else receives a Config.
-import { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/contract";
+// Reads the process environment once; everything else receives a Config. The variables the mock
+// reads too, their defaults and their parsers are @oisr/contract's (config.ts there).
+import {
+  DEFAULT_MAX_ATTEMPTS,
+  DEFAULT_REQUEST_RETENTION_DAYS,
+  type Environment,
+  parseDuration,
+  parseNonNegativeInteger,
+  type RateLimits,
+  rateLimitsWith,
+  readSharedSettings,
+} from "@oisr/contract";
 import { type TelemetryConfig, telemetryConfig } from "./telemetry/settings.ts";
-export type Role = "api" | "worker" | "all";
 
-export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES, type RateLimitScope } from "@oisr/contract";
+export type Role = "api" | "worker" | "all";
 
 export interface Config {
   port: number;
@@ -16,7 +25,7 @@ export interface Config {
   listenDatabaseUrl: string | undefined;
   dataDir: string;
   logLevel: string;
-  rateLimits: Record<RateLimitScope, number>;
+  rateLimits: RateLimits;
   maxAttempts: number;
   workerConcurrency: number;
   /** Lease a worker holds on a request; a worker that dies is replaced after it. */
@@ -36,6 +45,8 @@ export interface Config {
   webhookLeaseMs: number | undefined;
   /** Request bodies over 1 MiB read, parsed and validated at once per process; more get 503. */
   maxLargeBodies: number;
+  /** Key that signs page cursors (`OISR_CURSOR_SECRET`); unset: generated once and kept in the database. */
+  cursorSecret: string | undefined;
   /** Validate responses against the spec (on in tests). */
   validateResponses: boolean;
   /** Time a client gets to send a request's headers (server.headersTimeout); ≤ requestTimeoutMs. */
@@ -50,35 +61,8 @@ export interface Config {
   telemetry: TelemetryConfig;
 }
 
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
-const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
-
-export function parseDuration(text: string): number {
-  const match = DURATION.exec(text.trim());
-  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 5s, 5m, 2h)`);
-  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
-}
-
-export function parseRateLimits(json: string | undefined): Record<RateLimitScope, number> {
-  const limits = { ...DEFAULT_RATE_LIMITS };
-  if (!json) return limits;
-  const overrides = JSON.parse(json) as Record<string, unknown>;
-  for (const [scope, value] of Object.entries(overrides)) {
-    if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope))
-      throw new Error(`OISR_RATE_LIMITS: unknown scope "${scope}"`);
-    if (typeof value !== "number" || !Number.isInteger(value) || value < 1) {
-      throw new Error(`OISR_RATE_LIMITS: limit of "${scope}" must be a positive integer`);
-    }
-    limits[scope as RateLimitScope] = value;
-  }
-  return limits;
-}
-
 function int(value: string | undefined, fallback: number, name: string): number {
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
-  return n;
+  return parseNonNegativeInteger(value, name) ?? fallback;
 }
 
 function pooling(value: string | undefined): Config["databasePooling"] {
@@ -87,7 +71,7 @@ function pooling(value: string | undefined): Config["databasePooling"] {
   throw new Error(`OISR_DATABASE_POOLING must be none or transaction`);
 }
 
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: Environment = process.env): Config {
   const role = (env.OISR_ROLE ?? "all") as Role;
   if (!["api", "worker", "all"].includes(role)) throw new Error(`OISR_ROLE must be api, worker or all`);
   const headersTimeoutMs = int(env.OISR_HEADERS_TIMEOUT_MS, 10_000, "OISR_HEADERS_TIMEOUT_MS");
@@ -96,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (headersTimeoutMs > 0 && requestTimeoutMs > 0 && headersTimeoutMs > requestTimeoutMs) {
     throw new Error("OISR_HEADERS_TIMEOUT_MS must not exceed OISR_REQUEST_TIMEOUT_MS");
   }
+  const shared = readSharedSettings(env);
   return {
     port: int(env.PORT, 8080, "PORT"),
     host: env.HOST ?? "127.0.0.1",
@@ -105,20 +90,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     listenDatabaseUrl: env.OISR_LISTEN_DATABASE_URL || undefined,
     dataDir: env.OISR_DATA_DIR ?? "./.oisr-data",
     logLevel: env.LOG_LEVEL ?? "info",
-    rateLimits: parseRateLimits(env.OISR_RATE_LIMITS),
-    maxAttempts: int(env.OISR_MAX_ATTEMPTS, 5, "OISR_MAX_ATTEMPTS") || 1,
+    rateLimits: rateLimitsWith(shared.rateLimits),
+    maxAttempts: shared.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     workerConcurrency: int(env.OISR_WORKER_CONCURRENCY, 4, "OISR_WORKER_CONCURRENCY") || 1,
     leaseMs: int(env.OISR_LEASE_MS, 30_000, "OISR_LEASE_MS"),
-    retryBaseMs: int(env.OISR_RETRY_BASE_MS, 1000, "OISR_RETRY_BASE_MS"),
+    retryBaseMs: shared.retryBaseMs ?? 1000,
     applyLockTimeoutMs: int(env.OISR_APPLY_LOCK_TIMEOUT_MS, 10_000, "OISR_APPLY_LOCK_TIMEOUT_MS"),
-    requestRetentionDays: int(env.OISR_REQUEST_RETENTION_DAYS, 30, "OISR_REQUEST_RETENTION_DAYS"),
-    webhookAllowPrivateNetworks: env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS === "1",
+    requestRetentionDays: shared.requestRetentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS,
+    webhookAllowPrivateNetworks: shared.webhookAllowPrivateNetworks ?? false,
     webhookRetrySchedule: (env.OISR_WEBHOOK_RETRY_SCHEDULE ?? "5s,5m,30m,2h,5h,10h,10h")
       .split(",")
       .filter((s) => s.trim() !== "")
       .map(parseDuration),
     webhookLeaseMs: int(env.OISR_WEBHOOK_LEASE_MS, 0, "OISR_WEBHOOK_LEASE_MS") || undefined,
     maxLargeBodies: int(env.OISR_MAX_LARGE_BODIES, 4, "OISR_MAX_LARGE_BODIES") || 1,
+    cursorSecret: env.OISR_CURSOR_SECRET || undefined,
     validateResponses: env.OISR_VALIDATE_RESPONSES === "1",
     headersTimeoutMs,
     requestTimeoutMs,

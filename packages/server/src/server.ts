@@ -52,9 +52,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     stops.push(() => dispatcher.stop());
   }
   if (config.role !== "worker") {
-    const cursors = createCursors(
-      process.env.OISR_CURSOR_SECRET ?? (await sharedSecret(services.database, "cursor")),
-    );
+    const cursors = createCursors(config.cursorSecret ?? (await sharedSecret(services.database, "cursor")));
     const app = createApp({
       config,
       logger,

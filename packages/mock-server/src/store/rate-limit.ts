@@ -1,36 +1,22 @@
 // Per-account rolling 60-second limits by scope, counted in one-second buckets exactly as the
-// server's `oisr_rate_limit_take` does: a call is taken for every scope or for none, and the
-// headers describe the scope with the fewest calls left (or the one that refused the call).
-
+// server's `oisr_rate_limit_take_many` does: a call is taken for every scope or for none. What the
+// counts mean for the answer (the scope reported, the headers, the 429) is @oisr/contract's.
 import {
-  DEFAULT_RATE_LIMITS as DEFAULTS,
-  RATE_LIMIT_SCOPES as SCOPES,
-  scopesFor as scopes,
-} from "@oisr/contract";
+  type RateDecision,
+  type RateLimitScope,
+  rateDecision,
+  type ScopeCount,
+  RATE_LIMIT_WINDOW_SECONDS as WINDOW_SECONDS,
+} from "@oisr/contract/rate-limits";
 
-// The server's definitions (CONTRACT section 8), declared here again with explicit types because
-// the declaration bundler cannot re-export them from the bundled @oisr/domain.
-export type RateLimitScope =
-  | "ingest"
-  | "ingest_inventory"
-  | "orders_read"
-  | "requests_read"
-  | "returns_read"
-  | "webhooks";
-export const RATE_LIMIT_SCOPES: readonly RateLimitScope[] = SCOPES;
-export const DEFAULT_RATE_LIMITS: Readonly<Record<RateLimitScope, number>> = DEFAULTS;
-export const scopesFor: (method: string, path: string) => RateLimitScope[] = scopes;
-export type RateLimits = Record<RateLimitScope, number>;
-
-const WINDOW_SECONDS = 60;
-
-export interface RateDecision {
-  allowed: boolean;
-  limit: number;
-  remaining: number;
-  /** Unix seconds at which the oldest counted call leaves the window. */
-  reset: number;
-}
+// By subpath: the mock's public types are these, and its declaration build maps only this module.
+export {
+  DEFAULT_RATE_LIMITS,
+  RATE_LIMIT_SCOPES,
+  type RateLimitScope,
+  type RateLimits,
+  scopesFor,
+} from "@oisr/contract/rate-limits";
 
 /** One account's buckets: scope → (unix second → calls allowed in it). */
 export class RateWindows {
@@ -46,47 +32,27 @@ export class RateWindows {
     return buckets;
   }
 
+  /** Counts a call toward `scopes` (in scopesFor's order) if every one has room. */
   take(scopes: { scope: RateLimitScope; limit: number }[], nowMs: number): RateDecision {
     const second = Math.floor(nowMs / 1000);
-    const used: number[] = [];
-    const oldest: number[] = [];
-    let ok = true;
-    for (const { scope, limit } of scopes) {
-      const buckets = this.#scope(scope, second);
-      let sum = 0;
-      let min = second;
-      for (const [s, count] of buckets) {
-        sum += count;
-        if (s < min) min = s;
+    const counts: ScopeCount[] = scopes.map(({ scope, limit }) => {
+      let used = 0;
+      let oldest = second;
+      for (const [s, count] of this.#scope(scope, second)) {
+        used += count;
+        if (s < oldest) oldest = s;
       }
-      used.push(sum);
-      oldest.push(min);
-      if (sum >= limit) ok = false;
-    }
-    if (ok) {
-      scopes.forEach(({ scope }, i) => {
-        const buckets = this.#scope(scope, second);
-        buckets.set(second, (buckets.get(second) ?? 0) + 1);
-        used[i] = (used[i] ?? 0) + 1;
-      });
-    }
-    let best = 0;
-    scopes.forEach(({ limit }, i) => {
-      const bestLimit = scopes[best]?.limit ?? 0;
-      if (limit - (used[i] ?? 0) < bestLimit - (used[best] ?? 0)) best = i;
+      return { scope, limit, remaining: limit - used, reset: oldest + WINDOW_SECONDS };
     });
-    if (!ok)
-      best = Math.max(
-        0,
-        scopes.findIndex(({ limit }, i) => (used[i] ?? 0) >= limit),
-      );
-    const limit = scopes[best]?.limit ?? 0;
-    return {
-      allowed: ok,
-      limit,
-      remaining: Math.max(limit - (used[best] ?? 0), 0),
-      reset: (oldest[best] ?? second) + WINDOW_SECONDS,
-    };
+    const allowed = counts.every((c) => c.remaining > 0);
+    if (allowed) {
+      for (const c of counts) {
+        const buckets = this.#scope(c.scope, second);
+        buckets.set(second, (buckets.get(second) ?? 0) + 1);
+        c.remaining--;
+      }
+    }
+    return rateDecision(allowed, counts);
   }
 
   /** Fills a scope's window as if `limit` calls had just been allowed (the `exhaustRateLimit` scenario). */

@@ -1,37 +1,7 @@
-/** Rate-limit scopes of the API (contract section 8). */
-export type RateLimitScope =
-  | "ingest"
-  | "ingest_inventory"
-  | "orders_read"
-  | "requests_read"
-  | "returns_read"
-  | "webhooks";
-
-/**
- * The scopes a call counts toward, from its method and its path relative to the base URL
- * (`/ingest/orders`, `/orders/ord_1`…). `POST /ingest/inventory` counts toward two; the stricter
- * one is listed first. Unlimited calls (health, spec) have none.
- */
-export function scopesFor(method: string, relativePath: string): RateLimitScope[] {
-  const m = method.toUpperCase();
-  const segment = /^\/([^/?#]+)/.exec(relativePath)?.[1];
-  switch (segment) {
-    case "ingest":
-      if (m !== "POST") return [];
-      return /^\/ingest\/inventory\/?$/.test(relativePath) ? ["ingest_inventory", "ingest"] : ["ingest"];
-    case "orders":
-      return m === "GET" ? ["orders_read"] : [];
-    case "requests":
-      return m === "GET" ? ["requests_read"] : [];
-    case "returns":
-    case "inventory":
-      return m === "GET" ? ["returns_read"] : [];
-    case "webhook_subscriptions":
-      return ["webhooks"];
-    default:
-      return [];
-  }
-}
+// The rate-limit scopes a call counts toward are the contract's (the server's and the mock's too):
+// `scopesFor` takes the path relative to the base URL (`/ingest/orders`, `/orders/ord_1`…) and
+// lists the stricter scope first, the order the throttle waits in.
+export { type RateLimitScope, scopesFor } from "@oisr/contract/rate-limits";
 
 /** Whether the call is a `POST /ingest/*`, the only calls that get an automatic `Idempotency-Key`. */
 export function isIngest(method: string, relativePath: string): boolean {

@@ -194,19 +194,16 @@ describe("throttle", () => {
   });
 });
 
-describe("scopesFor", () => {
+// The scope table is the contract's (tested there against the spec); the SDK's part is the path.
+describe("scopes of a call's URL", () => {
   it.each([
-    ["POST", "/ingest/orders", ["ingest"]],
-    ["POST", "/ingest/inventory", ["ingest_inventory", "ingest"]],
-    ["POST", "/ingest/returns/ret_1/dispositions", ["ingest"]],
-    ["GET", "/orders", ["orders_read"]],
-    ["GET", "/orders/ord_1", ["orders_read"]],
-    ["GET", "/requests/0193", ["requests_read"]],
-    ["GET", "/returns", ["returns_read"]],
-    ["GET", "/inventory", ["returns_read"]],
-    ["PATCH", "/webhook_subscriptions/whs_1", ["webhooks"]],
-    ["GET", "/openapi.json", []],
-  ])("%s %s → %j", (method, path, scopes) => {
-    expect(scopesFor(method, path)).toEqual(scopes);
+    ["POST", "https://api.test/v2/ingest/inventory", "/v2", ["ingest_inventory", "ingest"]],
+    ["GET", "https://api.test/v2/orders/ord_1?limit=5", "/v2", ["orders_read"]],
+    ["GET", "https://api.test/base/v2/requests/0193", "/base/v2", ["requests_read"]],
+    // A raw call outside the base path: the part after its /v2 segment.
+    ["DELETE", "https://other.test/v2/webhook_subscriptions/whs_1", "/api/v2", ["webhooks"]],
+    ["GET", "https://api.test/v2/openapi.json", "/v2", []],
+  ])("%s %s (base %s) → %j", (method, url, base, scopes) => {
+    expect(scopesFor(method, relativePath(url, base))).toEqual(scopes);
   });
 });

@@ -163,7 +163,8 @@ export function createThrottle(options: ThrottleOptions = {}): Throttle {
       throwIfAborted(signal);
       const reservations: Reservation[] = [];
       try {
-        // Always in the same order (stricter scope first), so two-scope calls cannot deadlock.
+        // In scopesFor's order, the same for every call (so two-scope calls cannot deadlock), stricter
+        // scope first (so a call queued for ingest_inventory holds no slot order ingests could use).
         for (const scope of scopes) {
           reservations.push(await waitTurn(stateOf(scope), signal));
         }

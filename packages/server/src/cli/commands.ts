@@ -1,18 +1,6 @@
 // `oisr-server accounts create | tokens create | tokens revoke`: print JSON on stdout.
-import { RATE_LIMIT_SCOPES } from "../config.ts";
+import { parseRateLimits } from "@oisr/contract";
 import type { Services } from "../services.ts";
-
-/** Per-account overrides: only known scopes, positive integers. */
-function parseRateLimitOverrides(json: string): Record<string, number> {
-  const parsed = JSON.parse(json) as Record<string, unknown>;
-  for (const [scope, limit] of Object.entries(parsed)) {
-    if (!(RATE_LIMIT_SCOPES as readonly string[]).includes(scope))
-      throw new Error(`unknown rate-limit scope "${scope}"`);
-    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1)
-      throw new Error(`limit of "${scope}" must be a positive integer`);
-  }
-  return parsed as Record<string, number>;
-}
 
 export async function runAdminCommand(
   services: Services,
@@ -39,7 +27,8 @@ export async function runAdminCommand(
         exitCode: 2,
       };
     }
-    const limits = json === "null" ? null : parseRateLimitOverrides(json);
+    // Per-account overrides: only known scopes, positive integers, as OISR_RATE_LIMITS.
+    const limits = json === "null" ? null : parseRateLimits(json, "limits");
     const updated = await services.accounts.setRateLimits(accountId, limits);
     return updated
       ? { output: { account_id: accountId, rate_limits: limits }, exitCode: 0 }

@@ -4,7 +4,7 @@ import { scopesFor } from "@oisr/contract";
 import type { RequestHandler } from "express";
 import type { AccountStore } from "../store/accounts.ts";
 import { bearerToken, unauthorized } from "./auth.ts";
-import { rateLimited, setRateLimitHeaders } from "./rate-limit.ts";
+import { applyRateLimit } from "./rate-limit.ts";
 
 export function accessMiddleware(
   accounts: AccountStore,
@@ -17,10 +17,10 @@ export function accessMiddleware(
     if (!account) throw unauthorized(true);
     res.locals.account = account;
     if (decision) {
-      setRateLimitHeaders(res, decision);
-      if (!decision.allowed) {
+      const refused = applyRateLimit(res, decision);
+      if (refused) {
         onRefused(decision.scope);
-        throw rateLimited(decision);
+        throw refused;
       }
     }
     next();

@@ -1,21 +1,18 @@
 // Per-account rate limits by scope (CONTRACT section 8): X-RateLimit-* on every limited response,
-// and the 429 of a refused call.
+// and the 429 of a refused call, both as @oisr/contract states them.
+import { type RateDecision, rateLimitedProblem, rateLimitHeaders } from "@oisr/contract";
 import type { Response } from "express";
-import type { RateDecision } from "../store/rate-limits.ts";
 import { HttpProblem } from "./problem.ts";
 
-export function setRateLimitHeaders(res: Response, decision: RateDecision): void {
-  res.setHeader("X-RateLimit-Limit", String(decision.limit));
-  res.setHeader("X-RateLimit-Remaining", String(decision.remaining));
-  res.setHeader("X-RateLimit-Reset", String(decision.reset));
-}
-
-export function rateLimited(decision: RateDecision, nowMs = Date.now()): HttpProblem {
-  const retryAfter = Math.max(1, decision.reset - Math.floor(nowMs / 1000));
-  return new HttpProblem(
-    429,
-    "rate_limited",
-    `Rate limit of ${decision.limit} calls per 60 s exceeded. Retry in ${retryAfter} s.`,
-    { headers: { "Retry-After": String(retryAfter) } },
-  );
+/** Sets the headers; for a refused call, returns the problem to throw. */
+export function applyRateLimit(
+  res: Response,
+  decision: RateDecision,
+  nowMs = Date.now(),
+): HttpProblem | null {
+  const { headers, retryAfterSeconds } = rateLimitHeaders(decision, nowMs);
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value);
+  if (retryAfterSeconds === undefined) return null;
+  const problem = rateLimitedProblem(decision.limit, retryAfterSeconds);
+  return new HttpProblem(problem.status, problem.code, problem.detail, { headers: problem.headers });
 }

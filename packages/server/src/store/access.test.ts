@@ -1,6 +1,6 @@
 // oisr_authorize through the store: one statement per batch authenticates and counts every call.
 // PGlite, or PostgreSQL when DATABASE_URL is set (two pools there, as two server processes have).
-import { DEFAULT_RATE_LIMITS, type RateLimitScope } from "@oisr/contract";
+import { DEFAULT_RATE_LIMITS, type RateLimitScope, scopesFor } from "@oisr/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, sql } from "../db/client.ts";
 import { freshDatabaseEnv } from "../webhooks/test-support.ts";
@@ -8,7 +8,10 @@ import { type AccountStore, createAccountStore } from "./accounts.ts";
 
 const DEFAULTS = { ...DEFAULT_RATE_LIMITS, orders_read: 7 };
 const INGEST: RateLimitScope[] = ["ingest"];
-const INVENTORY: RateLimitScope[] = ["ingest", "ingest_inventory"];
+const INVENTORY = scopesFor("POST", "/ingest/inventory");
+// The order servers before the contract's scopesFor listed an inventory call's scopes in: both run
+// side by side during a rolling deploy.
+const INVENTORY_BEFORE: RateLimitScope[] = ["ingest", "ingest_inventory"];
 
 let first: Database;
 let second: Database;
@@ -118,12 +121,12 @@ describe("authorize: token and rate limits in one batched statement", () => {
     expect((await accounts.authorize(a.token, INGEST)).decision).toMatchObject({ allowed: false });
   });
 
-  it("runs many concurrent batches over the same accounts in opposite orders on two connections without a deadlock", async () => {
+  it("runs many concurrent batches over the same accounts in opposite orders on two connections without a deadlock, either scope order", async () => {
     const owners = await Promise.all(["d1", "d2", "d3", "d4"].map((name) => accounts.createAccount(name)));
     // Limits no call here reaches: every call must be let through and counted.
     const roomy = { ...DEFAULTS, orders_read: 1000 };
     const [one, other] = [createAccountStore(first, roomy), createAccountStore(second, roomy)];
-    const sets: RateLimitScope[][] = [INGEST, INVENTORY, ["orders_read"], []];
+    const sets: RateLimitScope[][] = [INGEST, INVENTORY, INVENTORY_BEFORE, ["orders_read"], []];
     const rounds = 15;
     // Each round, one store sees the accounts forwards and the other backwards, with every scope set.
     const calls: Promise<unknown>[] = [];
@@ -143,11 +146,11 @@ describe("authorize: token and rate limits in one batched statement", () => {
       r.status === "rejected" ? String(r.reason) : "ok",
     );
     expect(results.filter((r) => r !== "ok")).toEqual([]);
-    // Every call was counted once: 2 stores × rounds, with ingest counted by both ingest sets.
+    // Every call was counted once: 2 stores × rounds, with ingest counted by all three ingest sets.
     for (const owner of owners) {
       expect(await counted(owner.account_id)).toEqual({
-        ingest: 4 * rounds,
-        ingest_inventory: 2 * rounds,
+        ingest: 6 * rounds,
+        ingest_inventory: 4 * rounds,
         orders_read: 2 * rounds,
       });
     }

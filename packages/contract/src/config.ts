@@ -1,0 +1,113 @@
+// Configuration the server and the mock both read (CONTRACT section 10), parsed once: the variables
+// they share, their defaults, and the parsers of their values. Pure functions over the strings of
+// an environment; reading `process.env` is each side's own (the server's config.ts, the mock's bin).
+import {
+  DEFAULT_RATE_LIMITS,
+  isRateLimitScope,
+  RATE_LIMIT_SCOPES,
+  type RateLimitScope,
+  type RateLimits,
+} from "./rate-limits.ts";
+
+/** Variables by name, as `process.env` holds them; unset and empty mean the default. */
+export type Environment = Readonly<Record<string, string | undefined>>;
+
+/** Processing attempts before a request that keeps failing transiently is `dead`. */
+export const DEFAULT_MAX_ATTEMPTS = 5;
+/** Request records are answered 404 after this many days. */
+export const DEFAULT_REQUEST_RETENTION_DAYS = 30;
+export const DAY_MS = 86_400_000;
+
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
+const UNIT_MS = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 } as const;
+
+/** `500ms`, `5s`, `5m`, `2h` → milliseconds. */
+export function parseDuration(text: string): number {
+  const match = DURATION.exec(text.trim());
+  if (!match) throw new Error(`invalid duration "${text}" (expected e.g. 500ms, 5s, 5m, 2h)`);
+  return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
+}
+
+/** A whole number ≥ 0, or undefined when unset or empty; anything else names the variable in its error. */
+export function parseNonNegativeInteger(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+}
+
+/** `1` turns a switch on, any other value off; undefined when unset. */
+export function parseSwitch(value: string | undefined): boolean | undefined {
+  return value === undefined ? undefined : value === "1";
+}
+
+/**
+ * Rate-limit overrides given as a value (the mock's `rateLimits` option, an account's limits):
+ * known scopes only, each a positive integer. `source` names where they came from in the error.
+ */
+export function checkRateLimits(value: unknown, source: string): Partial<RateLimits> {
+  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+    throw new Error(`${source} must be an object of scope → calls per 60 s, e.g. {"ingest": 1200}`);
+  }
+  const limits: Partial<RateLimits> = {};
+  for (const [scope, limit] of Object.entries(value)) {
+    if (!isRateLimitScope(scope)) {
+      throw new Error(`${source}: unknown scope "${scope}" (scopes: ${RATE_LIMIT_SCOPES.join(", ")})`);
+    }
+    if (typeof limit !== "number" || !Number.isInteger(limit) || limit < 1) {
+      throw new Error(`${source}: the limit of "${scope}" must be a positive integer`);
+    }
+    limits[scope] = limit;
+  }
+  return limits;
+}
+
+/** Rate-limit overrides as JSON text (`OISR_RATE_LIMITS`, `accounts set-limits`), checked as checkRateLimits does. */
+export function parseRateLimits(json: string, source = "OISR_RATE_LIMITS"): Partial<RateLimits> {
+  let value: unknown;
+  try {
+    value = JSON.parse(json);
+  } catch {
+    throw new Error(
+      `${source} is not JSON: expected an object of scope → calls per 60 s, e.g. {"ingest": 1200}`,
+    );
+  }
+  return checkRateLimits(value, source);
+}
+
+/** The deployment's limits: the contract's defaults with `overrides` over them. */
+export function rateLimitsWith(overrides: Partial<RateLimits> | undefined): RateLimits {
+  return { ...DEFAULT_RATE_LIMITS, ...overrides };
+}
+
+/**
+ * The settings the server and the mock share, each left out when its variable is unset, so that
+ * each side applies its own default where they differ (the mock retries at once, the server after
+ * `OISR_RETRY_BASE_MS` = 1000).
+ */
+export interface SharedSettings {
+  /** `OISR_RATE_LIMITS`: overrides of the default limits. */
+  rateLimits?: Partial<Record<RateLimitScope, number>>;
+  /** `OISR_MAX_ATTEMPTS`; 0 means 1, as one attempt is always made. */
+  maxAttempts?: number;
+  /** `OISR_RETRY_BASE_MS`: the first retry delay of a request, doubling per attempt. */
+  retryBaseMs?: number;
+  /** `OISR_REQUEST_RETENTION_DAYS`. */
+  requestRetentionDays?: number;
+  /** `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS=1`: http and private, loopback or link-local webhook URLs. */
+  webhookAllowPrivateNetworks?: boolean;
+}
+
+export function readSharedSettings(env: Environment): SharedSettings {
+  const settings: SharedSettings = {};
+  if (env.OISR_RATE_LIMITS) settings.rateLimits = parseRateLimits(env.OISR_RATE_LIMITS);
+  const maxAttempts = parseNonNegativeInteger(env.OISR_MAX_ATTEMPTS, "OISR_MAX_ATTEMPTS");
+  if (maxAttempts !== undefined) settings.maxAttempts = Math.max(1, maxAttempts);
+  const retryBaseMs = parseNonNegativeInteger(env.OISR_RETRY_BASE_MS, "OISR_RETRY_BASE_MS");
+  if (retryBaseMs !== undefined) settings.retryBaseMs = retryBaseMs;
+  const retention = parseNonNegativeInteger(env.OISR_REQUEST_RETENTION_DAYS, "OISR_REQUEST_RETENTION_DAYS");
+  if (retention !== undefined) settings.requestRetentionDays = retention;
+  const allowPrivate = parseSwitch(env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS);
+  if (allowPrivate !== undefined) settings.webhookAllowPrivateNetworks = allowPrivate;
+  return settings;
+}
