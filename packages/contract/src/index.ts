@@ -44,6 +44,7 @@ export {
   PROBLEM_TITLES,
   unstorableStringPointer,
 } from "./http-contract.ts";
+export { HTTP_STATUS_TEXT } from "./http-status-text.ts";
 export {
   bodyFingerprint,
   IDEMPOTENCY_WINDOW_MS,
@@ -102,3 +103,66 @@ export {
   toRequestRecord,
 } from "./request-record.ts";
 export { type OpenApiDocument, openapiDocument } from "./spec.ts";
+export {
+  type AddressCategory,
+  classifyAddress,
+  classifyWebhookUrl,
+  FORBIDDEN_ADDRESS,
+  forbiddenAddress,
+  type IpAddress,
+  ipFamily,
+  refusedAddress,
+  type WebhookUrlVerdict,
+} from "./url-classifier.ts";
+export {
+  type AfterFailure,
+  type AttemptResult,
+  afterFailedAttempt,
+  answeredAttempt,
+  DEFAULT_DISABLE_POLICY,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE_TEXT,
+  type DisablePolicy,
+  type FailedAttempt,
+  nextAttemptDelay,
+  parseRetrySchedule,
+  recordedStatus,
+  SECRET_ROTATION_OVERLAP_MS,
+  shouldDisable,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+  WEBHOOK_GONE_STATUS,
+  WEBHOOK_USER_AGENT,
+} from "./webhook-policy.ts";
+export {
+  generateWebhookSecret,
+  type SignedWebhookHeaders,
+  signedWebhookHeaders,
+  signWebhook,
+  verifyWebhookSignature,
+  WEBHOOK_SECRET_BYTES,
+  WEBHOOK_SECRET_PREFIX,
+  type WebhookPayloadBytes,
+  type WebhookSecrets,
+  type WebhookSignatureInput,
+  webhookSecretKey,
+  webhookTimestamp,
+} from "./webhook-signing.ts";
+export {
+  type DeliveryRecord,
+  type SubscriptionChange,
+  type SubscriptionRecord,
+  subscriptionChange,
+  subscriptionNotFound,
+  TEST_EVENT_TYPE,
+  testEventObject,
+  toWebhookDelivery,
+  toWebhookSubscription,
+  uniqueEvents,
+  type WebhookDelivery,
+  type WebhookEventBody,
+  type WebhookSubscription,
+  type WebhookSubscriptionUpdate,
+  type WebhookSubscriptionWithSecret,
+  webhookEventBody,
+  webhookUrlNotAllowed,
+} from "./webhook-subscription.ts";

@@ -1,10 +1,11 @@
 // The test controls of a mock: state (reset, seed, accounts), time, and scenarios.
+import { toWebhookSubscription } from "@oisr/contract";
 import { applyBatch, type IngestBodies, type IngestKind } from "@oisr/domain";
 import type { MockCore } from "./core.ts";
 import { HttpProblem } from "./http/problem.ts";
 import type { AccountView, MockControls, MockRequest, MockStoreView } from "./public-types.ts";
 import { MOCK_TOKEN } from "./public-types.ts";
-import { type Account, type RequestEntry, toRequestRecord, toSubscription } from "./store/account.ts";
+import { type Account, type RequestEntry, toRequestRecord } from "./store/account.ts";
 import type {
   InventoryLevel,
   Order,
@@ -48,7 +49,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
     requests: () => account.requests.map((e) => toMockRequest(e, account.id)),
     events: () => account.events.map((e) => e.event as WebhookEvent),
     subscriptions: () =>
-      [...account.subscriptions.values()].map((s) => toSubscription(s) as WebhookSubscription),
+      [...account.subscriptions.values()].map((s) => toWebhookSubscription(s) as WebhookSubscription),
   });
 
   function seedBatch(

@@ -5,10 +5,12 @@ import {
   DAY_MS,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_REQUEST_RETENTION_DAYS,
-  parseDuration,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE,
   parseNonNegativeInteger,
+  parseRetrySchedule,
   rateLimitsWith,
   readSharedSettings,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "@oisr/contract";
 import type { ClockOptions } from "./clock.ts";
 import type { RateLimits } from "./store/rate-limit.ts";
@@ -74,9 +76,6 @@ export interface ResolvedOptions {
 }
 
 export const DEFAULT_BASE_URL = "http://localhost:4010/v2";
-export const DEFAULT_WEBHOOK_RETRY_SCHEDULE = [
-  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,
-];
 
 function baseUrlOf(value: string | undefined): URL {
   const fallbackOrigin =
@@ -117,9 +116,9 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     webhooks: {
       deliver: options.webhooks?.deliver ?? true,
       fetch: options.webhooks?.fetch,
-      retrySchedule: options.webhooks?.retrySchedule ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+      retrySchedule: options.webhooks?.retrySchedule ?? [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
       allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
-      timeoutMs: options.webhooks?.timeoutMs ?? 10_000,
+      timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS,
     },
   };
 }
@@ -149,9 +148,7 @@ export function mockOptionsFromEnv(env: Record<string, string | undefined>): Moc
   if (duration !== undefined) options.processingDurationMs = duration;
   const webhooks: WebhookOptions = {};
   if (env.OISR_WEBHOOK_RETRY_SCHEDULE !== undefined) {
-    webhooks.retrySchedule = env.OISR_WEBHOOK_RETRY_SCHEDULE.split(",")
-      .filter((s) => s.trim() !== "")
-      .map(parseDuration);
+    webhooks.retrySchedule = parseRetrySchedule(env.OISR_WEBHOOK_RETRY_SCHEDULE);
   }
   if (shared.webhookAllowPrivateNetworks !== undefined) {
     webhooks.allowPrivateNetworks = shared.webhookAllowPrivateNetworks;

@@ -1,5 +1,13 @@
+// Receiving OISR webhooks. The signing itself is @oisr/contract's, the very code the server and
+// the mock sign deliveries with, bundled in; imported by its subpath so that the rest of the
+// contract (the validator, the spec) stays out of the bundle. This file adds what a receiver needs.
+import {
+  generateWebhookSecret as newWebhookSecret,
+  signedWebhookHeaders,
+  verifyWebhookSignature,
+  webhookSecretKey,
+} from "@oisr/contract/webhook-signing";
 import { WebhookVerificationError } from "./errors.ts";
-import { base64ToBytes, bytesToBase64 } from "./internal/base64.ts";
 import type { WebhookEvent } from "./types.ts";
 
 /** Headers as a `Headers` object (fetch, Deno, Bun, Workers) or a plain record (Node's `req.headers`, express). */
@@ -39,9 +47,6 @@ export interface SignedWebhook {
   };
 }
 
-const SECRET_PREFIX = "whsec_";
-const encoder = new TextEncoder();
-
 /**
  * Verifies a webhook delivery (Standard Webhooks: `webhook-id`, `webhook-timestamp`,
  * `webhook-signature`) with Web Crypto HMAC-SHA256, and returns the parsed, typed event.
@@ -77,11 +82,14 @@ export async function verifyWebhook(
   secret: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): Promise<WebhookEvent> {
-  const keys = await Promise.all(secrets(secret).map(importSecret));
+  const secrets = typeof secret === "string" ? [secret] : secret;
+  if (secrets.length === 0) throw new TypeError("verifyWebhook: no secret given");
+  // A malformed secret is a configuration error: say so whatever the delivery looks like.
+  for (const s of secrets) webhookSecretKey(s);
   const id = header(headers, "webhook-id");
   const timestamp = header(headers, "webhook-timestamp");
-  const signatureHeader = header(headers, "webhook-signature");
-  if (!id || !timestamp || !signatureHeader) {
+  const signature = header(headers, "webhook-signature");
+  if (!id || !timestamp || !signature) {
     throw new WebhookVerificationError("Missing webhook-id, webhook-timestamp or webhook-signature header");
   }
   if (!/^\d+$/.test(timestamp)) throw new WebhookVerificationError("Invalid webhook-timestamp");
@@ -97,20 +105,9 @@ export async function verifyWebhook(
     );
 
   const body = bodyBytes(rawBody);
-  const signed = concat(encoder.encode(`${id}.${timestamp}.`), body);
-  const candidates = signatureHeader
-    .split(" ")
-    .filter((part) => part.startsWith("v1,"))
-    .map((part) => base64ToBytes(part.slice(3)))
-    .filter((bytes): bytes is Uint8Array => bytes !== undefined);
-
-  let matched = false;
-  for (const key of keys) {
-    const expected = new Uint8Array(await crypto.subtle.sign("HMAC", key, signed));
-    for (const candidate of candidates) if (timingSafeEqual(expected, candidate)) matched = true;
+  if (!(await verifyWebhookSignature({ id, timestamp, body, secrets, signature }))) {
+    throw new WebhookVerificationError("No matching webhook signature");
   }
-  if (!matched) throw new WebhookVerificationError("No matching webhook signature");
-
   try {
     return JSON.parse(new TextDecoder().decode(body)) as WebhookEvent;
   } catch {
@@ -136,54 +133,19 @@ export async function signWebhook(input: SignWebhookInput): Promise<SignedWebhoo
     input.id ??
     (typeof input.payload === "string" ? undefined : input.payload.id) ??
     `evt_${crypto.randomUUID()}`;
-  const timestamp = String(Math.floor((input.timestamp ?? new Date()).getTime() / 1000));
-  const signed = encoder.encode(`${id}.${timestamp}.${body}`);
-  const signatures: string[] = [];
-  for (const key of await Promise.all(secrets(input.secret).map(importSecret))) {
-    signatures.push(`v1,${bytesToBase64(new Uint8Array(await crypto.subtle.sign("HMAC", key, signed)))}`);
-  }
-  return {
-    body,
-    headers: {
-      "webhook-id": id,
-      "webhook-timestamp": timestamp,
-      "webhook-signature": signatures.join(" "),
-      "content-type": "application/json",
-    },
-  };
+  const now = input.timestamp ?? new Date();
+  return { body, headers: await signedWebhookHeaders({ id, body, secrets: input.secret, now }) };
 }
 
 /**
- * A fresh random `whsec_…` secret (24 random bytes), for tests of a webhook receiver.
+ * A fresh random `whsec_…` secret (32 random bytes, as the server makes them), for tests of a webhook receiver.
  *
  * @example
  * ```ts
  * const secret = generateWebhookSecret(); // "whsec_…"
  * ```
  */
-export function generateWebhookSecret(): string {
-  return SECRET_PREFIX + bytesToBase64(crypto.getRandomValues(new Uint8Array(24)));
-}
-
-function secrets(secret: string | readonly string[]): readonly string[] {
-  const list = typeof secret === "string" ? [secret] : secret;
-  if (list.length === 0) throw new TypeError("verifyWebhook: no secret given");
-  return list;
-}
-
-function importSecret(secret: string): Promise<CryptoKey> {
-  const raw = secret.startsWith(SECRET_PREFIX)
-    ? base64ToBytes(secret.slice(SECRET_PREFIX.length))
-    : undefined;
-  if (!raw || raw.length === 0) throw new TypeError("Webhook secret must look like whsec_<base64>");
-  return crypto.subtle.importKey(
-    "raw",
-    raw as Uint8Array<ArrayBuffer>,
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-}
+export const generateWebhookSecret: () => string = newWebhookSecret;
 
 function header(headers: WebhookHeaders, name: string): string | undefined {
   if (typeof (headers as Headers).get === "function") {
@@ -197,22 +159,7 @@ function header(headers: WebhookHeaders, name: string): string | undefined {
 }
 
 function bodyBytes(body: WebhookBody): Uint8Array {
-  if (typeof body === "string") return encoder.encode(body);
+  if (typeof body === "string") return new TextEncoder().encode(body);
   if (body instanceof ArrayBuffer) return new Uint8Array(body);
   return new Uint8Array(body.buffer, body.byteOffset, body.byteLength);
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a, 0);
-  out.set(b, a.length);
-  return out;
-}
-
-/** Compares without an early exit, so the time taken does not reveal how many leading bytes matched. */
-function timingSafeEqual(a: Uint8Array, b: Uint8Array): boolean {
-  if (a.length !== b.length) return false;
-  let diff = 0;
-  for (let i = 0; i < a.length; i++) diff |= (a[i] as number) ^ (b[i] as number);
-  return diff === 0;
 }

@@ -3,9 +3,10 @@
 import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_REQUEST_RETENTION_DAYS,
+  DEFAULT_WEBHOOK_RETRY_SCHEDULE_TEXT,
   type Environment,
-  parseDuration,
   parseNonNegativeInteger,
+  parseRetrySchedule,
   type RateLimits,
   rateLimitsWith,
   readSharedSettings,
@@ -98,10 +99,9 @@ export function loadConfig(env: Environment = process.env): Config {
     applyLockTimeoutMs: int(env.OISR_APPLY_LOCK_TIMEOUT_MS, 10_000, "OISR_APPLY_LOCK_TIMEOUT_MS"),
     requestRetentionDays: shared.requestRetentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS,
     webhookAllowPrivateNetworks: shared.webhookAllowPrivateNetworks ?? false,
-    webhookRetrySchedule: (env.OISR_WEBHOOK_RETRY_SCHEDULE ?? "5s,5m,30m,2h,5h,10h,10h")
-      .split(",")
-      .filter((s) => s.trim() !== "")
-      .map(parseDuration),
+    webhookRetrySchedule: parseRetrySchedule(
+      env.OISR_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_TEXT,
+    ),
     webhookLeaseMs: int(env.OISR_WEBHOOK_LEASE_MS, 0, "OISR_WEBHOOK_LEASE_MS") || undefined,
     maxLargeBodies: int(env.OISR_MAX_LARGE_BODIES, 4, "OISR_MAX_LARGE_BODIES") || 1,
     cursorSecret: env.OISR_CURSOR_SECRET || undefined,

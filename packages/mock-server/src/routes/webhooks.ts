@@ -1,31 +1,29 @@
 // /webhook_subscriptions*: subscriptions, secret rotation, test events and the attempt history.
-import { HttpProblem } from "../http/problem.ts";
-import { type Subscription, toDelivery, toSubscription } from "../store/account.ts";
-import { generateSecret } from "../webhooks/signing.ts";
-import { checkWebhookUrl } from "../webhooks/url-check.ts";
+// URLs get the server's rules without its DNS step (browsers have none): a host name is taken as
+// public, an IP literal or a localhost name is checked against the server's table.
+import {
+  classifyWebhookUrl,
+  generateWebhookSecret,
+  subscriptionChange,
+  subscriptionNotFound,
+  toWebhookDelivery,
+  toWebhookSubscription,
+  uniqueEvents,
+  type WebhookSubscriptionUpdate,
+  webhookUrlNotAllowed,
+} from "@oisr/contract";
+import type { Subscription } from "../store/account.ts";
 import { basePath, limitOf, ok, type RouteContext, type RouteHandler } from "./context.ts";
 
-interface SubscriptionPatch {
-  url?: string;
-  events?: string[];
-  description?: string | null;
-  status?: "enabled" | "disabled";
-}
-
 function checkUrl(ctx: RouteContext, url: string): void {
-  const check = checkWebhookUrl(url, ctx.runtime.options.webhooks.allowPrivateNetworks);
-  if (!check.ok) {
-    throw new HttpProblem(400, "validation_failed", "The webhook URL is not allowed.", {
-      errors: [{ pointer: "/url", code: "url_not_allowed", message: `The URL ${check.reason}.` }],
-    });
-  }
+  const check = classifyWebhookUrl(url, ctx.runtime.options.webhooks.allowPrivateNetworks);
+  if (!check.ok) throw webhookUrlNotAllowed(check.reason);
 }
 
 function found(ctx: RouteContext): Subscription {
   const id = ctx.params.subscription_id ?? "";
   const subscription = ctx.account.subscriptions.get(id);
-  if (!subscription)
-    throw new HttpProblem(404, "not_found", `No webhook subscription ${id} in this account.`);
+  if (!subscription) throw subscriptionNotFound(id);
   return subscription;
 }
 
@@ -53,10 +51,10 @@ const createWebhookSubscription: RouteHandler = (ctx) => {
   const subscription: Subscription = {
     id: ctx.runtime.store.newId("whs"),
     url: body.url,
-    events: [...new Set(body.events)],
+    events: uniqueEvents(body.events),
     description: body.description ?? null,
     status: "enabled",
-    secret: generateSecret(),
+    secret: generateWebhookSecret(),
     previousSecret: null,
     previousSecretExpiresAt: null,
     consecutiveFailures: 0,
@@ -67,34 +65,29 @@ const createWebhookSubscription: RouteHandler = (ctx) => {
   ctx.account.subscriptions.set(subscription.id, subscription);
   return {
     status: 201,
-    body: toSubscription(subscription, true),
+    body: toWebhookSubscription(subscription, true),
     headers: { Location: `${basePath(ctx.runtime)}/webhook_subscriptions/${subscription.id}` },
   };
 };
 
 const listWebhookSubscriptions: RouteHandler = async (ctx) =>
-  ok(await page(ctx, [...ctx.account.subscriptions.values()], (s) => toSubscription(s)));
+  ok(await page(ctx, [...ctx.account.subscriptions.values()], (s) => toWebhookSubscription(s)));
 
-const getWebhookSubscription: RouteHandler = (ctx) => ok(toSubscription(found(ctx)));
+const getWebhookSubscription: RouteHandler = (ctx) => ok(toWebhookSubscription(found(ctx)));
 
 const updateWebhookSubscription: RouteHandler = (ctx) => {
-  const patch = ctx.body as SubscriptionPatch;
+  const patch = ctx.body as WebhookSubscriptionUpdate;
   if (patch.url !== undefined) checkUrl(ctx, patch.url);
   const s = found(ctx);
-  s.updatedAt = ctx.runtime.clock.now();
-  if (patch.url !== undefined) s.url = patch.url;
-  if (patch.events !== undefined) s.events = [...new Set(patch.events)];
-  if (patch.description !== undefined) s.description = patch.description;
-  if (patch.status === "enabled" && s.status !== "enabled") {
-    // Re-enabling starts a fresh failure count, or the next failure would disable it again at once.
-    s.status = "enabled";
+  const change = subscriptionChange(s.status, patch);
+  Object.assign(s, change, { updatedAt: ctx.runtime.clock.now() });
+  if (change.status === "enabled") {
     s.consecutiveFailures = 0;
     s.failingSince = null;
-  } else if (patch.status === "disabled" && s.status !== "disabled") {
-    s.status = "disabled";
+  } else if (change.status === "disabled") {
     ctx.runtime.webhooks.dropPending(ctx.account, s.id);
   }
-  return ok(toSubscription(s));
+  return ok(toWebhookSubscription(s));
 };
 
 const deleteWebhookSubscription: RouteHandler = (ctx) => {
@@ -108,13 +101,13 @@ const deleteWebhookSubscription: RouteHandler = (ctx) => {
 
 const rotateWebhookSecret: RouteHandler = (ctx) => {
   const s = found(ctx);
-  ctx.runtime.webhooks.rotate(s, generateSecret());
-  return ok(toSubscription(s, true));
+  ctx.runtime.webhooks.rotate(s, generateWebhookSecret());
+  return ok(toWebhookSubscription(s, true));
 };
 
 const testWebhookSubscription: RouteHandler = (ctx) => {
   const delivery = ctx.runtime.webhooks.test(ctx.account, found(ctx));
-  return { status: 202, body: toDelivery(delivery) };
+  return { status: 202, body: toWebhookDelivery(delivery) };
 };
 
 const listWebhookDeliveries: RouteHandler = async (ctx) => {
@@ -123,7 +116,7 @@ const listWebhookDeliveries: RouteHandler = async (ctx) => {
     await page(
       ctx,
       ctx.account.deliveries.filter((d) => d.subscriptionId === s.id),
-      toDelivery,
+      toWebhookDelivery,
     ),
   );
 };

@@ -1,7 +1,11 @@
 // One account's data: the domain's in-memory state plus everything the server keeps in its
 // tables around it (feed positions, request records, idempotency keys, webhook subscriptions,
 // deliveries and events, rate-limit windows).
-import { toRequestRecord as requestRecordOf, type StoredRequest } from "@oisr/contract";
+import {
+  toRequestRecord as requestRecordOf,
+  type StoredRequest,
+  type WebhookEventBody,
+} from "@oisr/contract";
 import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";
 import { MemoryState } from "@oisr/domain";
 import type { RateLimits } from "./rate-limit.ts";
@@ -76,12 +80,7 @@ export interface Delivery {
 }
 
 /** A webhook event as delivered: `{id, type, created_at, data: {object}}`. */
-export interface WebhookEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  data: { object: unknown };
-}
+export type WebhookEvent = WebhookEventBody;
 
 export interface FeedPosition {
   seq: number;
@@ -136,33 +135,3 @@ export class Account {
 export const toRequestRecord = (entry: RequestEntry) => requestRecordOf(entry);
 
 export type { RequestRecord } from "@oisr/contract";
-
-export function toSubscription(s: Subscription, withSecret = false) {
-  return {
-    id: s.id,
-    url: s.url,
-    events: s.events,
-    description: s.description,
-    status: s.status,
-    ...(withSecret ? { secret: s.secret } : {}),
-    created_at: new Date(s.createdAt).toISOString(),
-    updated_at: new Date(s.updatedAt).toISOString(),
-  };
-}
-
-export function toDelivery(d: Delivery) {
-  const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-  return {
-    id: d.id,
-    event_id: d.eventId,
-    event_type: d.eventType,
-    attempt: d.attempt,
-    status: d.status,
-    response_status: d.responseStatus,
-    error: d.error,
-    duration_ms: d.durationMs,
-    attempted_at: iso(d.attemptedAt),
-    next_attempt_at: iso(d.nextAttemptAt),
-    created_at: new Date(d.createdAt).toISOString(),
-  };
-}

@@ -1,38 +1,29 @@
 // Webhook events and their delivery. Every event is kept for `events()`; each enabled subscription
 // of the account that subscribed to its type (and existed when it happened) gets a delivery:
 // signed, POSTed with `fetch`, retried on the configured schedule (on the mock clock), and a
-// `410 Gone` disables the subscription, as on the server.
+// `410 Gone` disables the subscription: @oisr/contract's signing, URL rules and retry policy, as
+// on the server.
+import {
+  type AttemptResult,
+  afterFailedAttempt,
+  answeredAttempt,
+  classifyWebhookUrl,
+  recordedStatus,
+  SECRET_ROTATION_OVERLAP_MS,
+  signedWebhookHeaders,
+  TEST_EVENT_TYPE,
+  testEventObject,
+  WEBHOOK_USER_AGENT,
+  webhookEventBody,
+} from "@oisr/contract";
 import type { DomainEvent } from "@oisr/domain";
 import type { Clock } from "../clock.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { Account, Delivery, Subscription, WebhookEvent } from "../store/account.ts";
 import type { MockStore } from "../store/store.ts";
-import { signedHeaders } from "./signing.ts";
-import { checkWebhookUrl } from "./url-check.ts";
 
-export const TEST_EVENT_TYPE = "webhook.test";
-const ROTATION_OVERLAP_MS = 24 * 3_600_000;
-/** The server's policy: this many consecutive failures over at least this long disable a subscription. */
-const DISABLE_AFTER_FAILURES = 20;
-const DISABLE_AFTER_MS = 24 * 3_600_000;
-
-type AttemptResult =
-  | { ok: true; status: number; durationMs: number }
-  | { ok: false; status?: number; error: string; durationMs: number };
-
-const STATUS_TEXT: Record<number, string> = {
-  400: "Bad Request",
-  401: "Unauthorized",
-  403: "Forbidden",
-  404: "Not Found",
-  408: "Request Timeout",
-  410: "Gone",
-  429: "Too Many Requests",
-  500: "Internal Server Error",
-  502: "Bad Gateway",
-  503: "Service Unavailable",
-  504: "Gateway Timeout",
-};
+/** The retry schedule exactly: no jitter, so tests that advance the mock clock know when to look. */
+const NO_JITTER = () => 0.5;
 
 export class WebhookDispatcher {
   readonly #store: MockStore;
@@ -59,10 +50,7 @@ export class WebhookDispatcher {
 
   /** `POST …/test`: a `webhook.test` event for this subscription only, whatever its events and status. */
   test(account: Account, subscription: Subscription): Delivery {
-    const event = this.#record(account, TEST_EVENT_TYPE, {
-      subscription_id: subscription.id,
-      message: "This is a test event from OISR.",
-    });
+    const event = this.#record(account, TEST_EVENT_TYPE, testEventObject(subscription.id));
     return this.#newDelivery(account, subscription, event, 1, this.#clock.now());
   }
 
@@ -78,7 +66,7 @@ export class WebhookDispatcher {
   rotate(subscription: Subscription, newSecret: string): void {
     const now = this.#clock.now();
     subscription.previousSecret = subscription.secret;
-    subscription.previousSecretExpiresAt = now + ROTATION_OVERLAP_MS;
+    subscription.previousSecretExpiresAt = now + SECRET_ROTATION_OVERLAP_MS;
     subscription.secret = newSecret;
     subscription.updatedAt = now;
   }
@@ -120,12 +108,7 @@ export class WebhookDispatcher {
 
   #record(account: Account, type: string, object: unknown): WebhookEvent {
     const now = this.#clock.now();
-    const event: WebhookEvent = {
-      id: this.#store.newId("evt"),
-      type,
-      created_at: new Date(now).toISOString(),
-      data: { object: structuredClone(object) },
-    };
+    const event = webhookEventBody(this.#store.newId("evt"), type, now, structuredClone(object));
     account.events.push({ event, accountId: account.id, at: now });
     this.#payloads.set(event.id, event);
     return event;
@@ -200,29 +183,26 @@ export class WebhookDispatcher {
   async #send(subscription: Subscription, event: WebhookEvent): Promise<AttemptResult> {
     const started = typeof performance !== "undefined" ? performance.now() : Date.now();
     const elapsed = () => (typeof performance !== "undefined" ? performance.now() : Date.now()) - started;
-    const check = checkWebhookUrl(subscription.url, this.#options.allowPrivateNetworks);
+    const check = classifyWebhookUrl(subscription.url, this.#options.allowPrivateNetworks);
     if (!check.ok) return { ok: false, error: `url not allowed: ${check.reason}`, durationMs: elapsed() };
     const body = JSON.stringify(event);
     const fetchFn = this.#options.fetch ?? globalThis.fetch;
     try {
-      const headers = await signedHeaders(event.id, body, this.secretsOf(subscription), this.#clock.now());
+      const headers = await signedWebhookHeaders({
+        id: event.id,
+        body,
+        secrets: this.secretsOf(subscription),
+        now: this.#clock.now(),
+      });
       const response = await fetchFn(subscription.url, {
         method: "POST",
-        headers: { ...headers, "user-agent": "OISR-Webhooks/2" },
+        headers: { ...headers, "user-agent": WEBHOOK_USER_AGENT },
         body,
         redirect: "manual",
         signal: AbortSignal.timeout(this.#options.timeoutMs),
       });
       await response.body?.cancel().catch(() => {});
-      const status = response.status;
-      if (status >= 200 && status < 300) return { ok: true, status, durationMs: elapsed() };
-      const text = STATUS_TEXT[status] ?? "";
-      return {
-        ok: false,
-        status: status || undefined,
-        error: `HTTP ${status} ${text}`.trim(),
-        durationMs: elapsed(),
-      };
+      return answeredAttempt(response.status, elapsed());
     } catch (err) {
       const name = (err as { name?: string })?.name;
       const error = name === "TimeoutError" || name === "AbortError" ? "timeout" : "request failed";
@@ -240,8 +220,7 @@ export class WebhookDispatcher {
     const now = this.#clock.now();
     d.attemptedAt = now;
     d.durationMs = Math.max(0, Math.round(result.durationMs));
-    d.responseStatus =
-      result.status !== undefined && result.status >= 100 && result.status <= 599 ? result.status : null;
+    d.responseStatus = recordedStatus(result.status);
     if (result.ok) {
       d.status = "succeeded";
       d.error = null;
@@ -250,23 +229,25 @@ export class WebhookDispatcher {
       s.failingSince = null;
       return;
     }
-    s.consecutiveFailures += 1;
     s.failingSince ??= now;
-    const gone = result.status === 410;
-    const disableNow =
-      gone ||
-      (s.status === "enabled" &&
-        s.consecutiveFailures >= DISABLE_AFTER_FAILURES &&
-        now - s.failingSince >= DISABLE_AFTER_MS);
-    // A disabled subscription gets no retries; a test event sent to one may be retried.
-    const mayRetry = !disableNow && (s.status === "enabled" || d.eventType === TEST_EVENT_TYPE);
-    const delay = mayRetry ? this.#options.retrySchedule[d.attempt - 1] : undefined;
-    const next = delay === undefined ? null : now + delay;
+    const after = afterFailedAttempt({
+      status: result.status,
+      attempt: d.attempt,
+      testEvent: d.eventType === TEST_EVENT_TYPE,
+      subscriptionEnabled: s.status === "enabled",
+      consecutiveFailures: s.consecutiveFailures,
+      failingSince: s.failingSince,
+      now,
+      schedule: this.#options.retrySchedule,
+      random: NO_JITTER,
+    });
+    s.consecutiveFailures = after.consecutiveFailures;
+    const next = after.retryDelayMs === null ? null : now + after.retryDelayMs;
     d.status = "failed";
     d.error = result.error;
     d.nextAttemptAt = next;
     if (next !== null) this.#newDelivery(account, s, event, d.attempt + 1, next);
-    if (disableNow) {
+    if (after.disable) {
       s.status = "disabled";
       s.updatedAt = now;
       this.dropPending(account, s.id);

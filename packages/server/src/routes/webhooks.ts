@@ -1,18 +1,19 @@
 // /webhook_subscriptions*: subscriptions, secret rotation, test events and the attempt history.
 // Request bodies are already validated against the spec; the URL rules (SSRF guard) are checked here.
+import {
+  subscriptionNotFound,
+  toWebhookDelivery,
+  toWebhookSubscription,
+  webhookUrlNotAllowed,
+} from "@oisr/contract";
 import { type Request, type Response, Router } from "express";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
 import { accountOf } from "../http/auth.ts";
 import { type AccountCursors, cursorsOf } from "../http/cursor.ts";
-import { HttpProblem } from "../http/problem.ts";
-import { createDeliveryStore, toDelivery } from "../webhooks/deliveries-store.ts";
+import { createDeliveryStore } from "../webhooks/deliveries-store.ts";
 import { checkWebhookUrl, type Resolver } from "../webhooks/ssrf-guard.ts";
-import {
-  createSubscriptionStore,
-  type SubscriptionPatch,
-  toSubscription,
-} from "../webhooks/subscriptions-store.ts";
+import { createSubscriptionStore, type SubscriptionPatch } from "../webhooks/subscriptions-store.ts";
 
 export interface WebhookRouteDeps {
   database: Database;
@@ -48,17 +49,13 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
       allowPrivateNetworks: deps.config.webhookAllowPrivateNetworks,
       resolve: deps.resolve,
     });
-    if (!check.ok) {
-      throw new HttpProblem(400, "validation_failed", "The webhook URL is not allowed.", {
-        errors: [{ pointer: "/url", code: "url_not_allowed", message: `The URL ${check.reason}.` }],
-      });
-    }
+    if (!check.ok) throw webhookUrlNotAllowed(check.reason);
   }
 
   async function found(req: Request, res: Response) {
     const id = String(req.params.subscription_id);
     const row = await subscriptions.get(accountOf(res).id, id);
-    if (!row) throw new HttpProblem(404, "not_found", `No webhook subscription ${id} in this account.`);
+    if (!row) throw subscriptionNotFound(id);
     return row;
   }
 
@@ -71,41 +68,31 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     await checkUrl(body.url);
     const row = await subscriptions.create(accountOf(res).id, body);
     res.setHeader("Location", `/v2/webhook_subscriptions/${row.id}`);
-    res.status(201).json(toSubscription(row, true));
+    res.status(201).json(toWebhookSubscription(row, true));
   });
 
   router.get("/webhook_subscriptions", async (req: Request, res: Response) => {
     const limit = limitOf(req);
     const before = await cursorOf(req, res);
     const rows = await subscriptions.list(accountOf(res).id, before, limit + 1);
-    res.json(await page(cursorsOf(res), rows, limit, before, (row) => toSubscription(row)));
+    res.json(await page(cursorsOf(res), rows, limit, before, (row) => toWebhookSubscription(row)));
   });
 
   router.get("/webhook_subscriptions/:subscription_id", async (req: Request, res: Response) => {
-    res.json(toSubscription(await found(req, res)));
+    res.json(toWebhookSubscription(await found(req, res)));
   });
 
   router.patch("/webhook_subscriptions/:subscription_id", async (req: Request, res: Response) => {
     const patch = req.body as SubscriptionPatch;
     if (patch.url !== undefined) await checkUrl(patch.url);
     const row = await subscriptions.update(accountOf(res).id, String(req.params.subscription_id), patch);
-    if (!row)
-      throw new HttpProblem(
-        404,
-        "not_found",
-        `No webhook subscription ${req.params.subscription_id} in this account.`,
-      );
-    res.json(toSubscription(row));
+    if (!row) throw subscriptionNotFound(String(req.params.subscription_id));
+    res.json(toWebhookSubscription(row));
   });
 
   router.delete("/webhook_subscriptions/:subscription_id", async (req: Request, res: Response) => {
     const deleted = await subscriptions.remove(accountOf(res).id, String(req.params.subscription_id));
-    if (!deleted)
-      throw new HttpProblem(
-        404,
-        "not_found",
-        `No webhook subscription ${req.params.subscription_id} in this account.`,
-      );
+    if (!deleted) throw subscriptionNotFound(String(req.params.subscription_id));
     res.status(204).end();
   });
 
@@ -113,20 +100,15 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     "/webhook_subscriptions/:subscription_id/rotate_secret",
     async (req: Request, res: Response) => {
       const row = await subscriptions.rotateSecret(accountOf(res).id, String(req.params.subscription_id));
-      if (!row)
-        throw new HttpProblem(
-          404,
-          "not_found",
-          `No webhook subscription ${req.params.subscription_id} in this account.`,
-        );
-      res.json(toSubscription(row, true));
+      if (!row) throw subscriptionNotFound(String(req.params.subscription_id));
+      res.json(toWebhookSubscription(row, true));
     },
   );
 
   router.post("/webhook_subscriptions/:subscription_id/test", async (req: Request, res: Response) => {
     const subscription = await found(req, res);
     const delivery = await subscriptions.enqueueTest(accountOf(res).id, subscription);
-    res.status(202).json(toDelivery(delivery));
+    res.status(202).json(toWebhookDelivery(delivery));
   });
 
   router.get("/webhook_subscriptions/:subscription_id/deliveries", async (req: Request, res: Response) => {
@@ -134,7 +116,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     const limit = limitOf(req);
     const before = await cursorOf(req, res);
     const rows = await deliveries.list(accountOf(res).id, subscription.id, before, limit + 1);
-    res.json(await page(cursorsOf(res), rows, limit, before, toDelivery));
+    res.json(await page(cursorsOf(res), rows, limit, before, toWebhookDelivery));
   });
 
   return router;

@@ -2,12 +2,11 @@
 // dispatchers never make the same attempt at once) and the outcome is recorded only by the lease
 // holder (a dispatcher whose lease ran out records nothing; the attempt is made again, so delivery
 // is at-least-once). A failed attempt schedules the next one as a new pending row.
+import { type AttemptResult, afterFailedAttempt, type DisablePolicy, recordedStatus } from "@oisr/contract";
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { iso } from "../queue/index.ts";
 import { newId } from "../store/ids.ts";
-import { type DisablePolicy, nextAttemptDelay, shouldDisable } from "./retry-policy.ts";
 import { type DeliveryRow, dropPendingDeliveries, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
 
 export interface ClaimedDelivery {
@@ -25,32 +24,13 @@ export interface ClaimedDelivery {
   traceparent: string | null;
 }
 
-export type AttemptResult =
-  | { ok: true; status: number; durationMs: number }
-  | { ok: false; status?: number; error: string; durationMs: number };
+export type { AttemptResult } from "@oisr/contract";
 
 export interface RecordPolicy extends DisablePolicy {
   schedule: readonly number[];
 }
 
 export type RecordOutcome = "succeeded" | "retry" | "failed" | "lease_lost";
-
-/** The API's WebhookDelivery: one attempt. */
-export function toDelivery(row: DeliveryRow) {
-  return {
-    id: row.id,
-    event_id: row.eventId,
-    event_type: row.eventType,
-    attempt: row.attempt,
-    status: row.status,
-    response_status: row.responseStatus,
-    error: row.error,
-    duration_ms: row.durationMs,
-    attempted_at: row.attemptedAt ? iso(row.attemptedAt) : null,
-    next_attempt_at: row.nextAttemptAt ? iso(row.nextAttemptAt) : null,
-    created_at: iso(row.createdAt),
-  };
-}
 
 export function createDeliveryStore(database: Database, workerId: string) {
   const { db } = database;
@@ -144,7 +124,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
 
     /**
      * Records one attempt and, after a failure, schedules the next one (or none once the schedule
-     * is spent). A 410, or a long failure streak (retry-policy.ts), disables the subscription.
+     * is spent). A 410, or a long failure streak (@oisr/contract's webhook policy), disables the subscription.
      */
     async record(
       claimed: ClaimedDelivery,
@@ -171,13 +151,11 @@ export function createDeliveryStore(database: Database, workerId: string) {
         );
         if (!subscription || owned.length === 0) return "lease_lost";
         const nowIso = now.toISOString();
-        const status =
-          result.status !== undefined && result.status >= 100 && result.status <= 599 ? result.status : null;
         const attempt = {
           leaseOwner: null,
           leaseUntil: null,
           attemptedAt: nowIso,
-          responseStatus: status,
+          responseStatus: recordedStatus(result.status),
           durationMs: Math.max(0, Math.round(result.durationMs)),
         };
         const thisAttempt = and(
@@ -196,16 +174,23 @@ export function createDeliveryStore(database: Database, workerId: string) {
             .where(subscriptionKey(claimed));
           return "succeeded";
         }
-        const failures = subscription.failures + 1;
         const failingSince = subscription.since ?? nowIso;
-        const gone = result.status === 410;
-        const disableNow =
-          gone || (subscription.status === "enabled" && shouldDisable(failures, failingSince, now, policy));
-        // A disabled subscription gets no retries; a test event sent to one may be retried.
-        const mayRetry =
-          !disableNow && (subscription.status === "enabled" || claimed.eventType === TEST_EVENT_TYPE);
-        const delay = mayRetry ? nextAttemptDelay(claimed.attempt, policy.schedule) : null;
-        const next = delay === null ? null : new Date(now.getTime() + delay).toISOString();
+        const {
+          consecutiveFailures,
+          disable: disableNow,
+          retryDelayMs,
+        } = afterFailedAttempt({
+          status: result.status,
+          attempt: claimed.attempt,
+          testEvent: claimed.eventType === TEST_EVENT_TYPE,
+          subscriptionEnabled: subscription.status === "enabled",
+          consecutiveFailures: subscription.failures,
+          failingSince,
+          now,
+          schedule: policy.schedule,
+          policy,
+        });
+        const next = retryDelayMs === null ? null : new Date(now.getTime() + retryDelayMs).toISOString();
 
         await tx
           .update(webhookDeliveries)
@@ -213,7 +198,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
           .where(thisAttempt);
         await tx
           .update(webhookSubscriptions)
-          .set({ consecutiveFailures: failures, failingSince })
+          .set({ consecutiveFailures, failingSince })
           .where(subscriptionKey(claimed));
         if (next !== null) {
           await tx
@@ -230,8 +215,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
             })
             .onConflictDoNothing();
         }
-        // 410 Gone: the receiver asks us to stop (Standard Webhooks).
-        if (disableNow) await disable(tx, claimed, gone ? "http_410" : "failing");
+        if (disableNow) await disable(tx, claimed, disableNow);
         return next === null ? "failed" : "retry";
       });
     },

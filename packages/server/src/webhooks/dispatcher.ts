@@ -3,6 +3,12 @@
 // (sent by the request worker after it commits events) and on a timer for retries coming due.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
+import {
+  DEFAULT_DISABLE_POLICY,
+  type DisablePolicy,
+  signedWebhookHeaders,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
+} from "@oisr/contract";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
@@ -11,8 +17,6 @@ import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts
 import { fanOut } from "./fan-out.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
 import { pruneAttempts, pruneEvents } from "./retention.ts";
-import { DEFAULT_DISABLE_POLICY, type DisablePolicy } from "./retry-policy.ts";
-import { signedHeaders } from "./signing.ts";
 import type { Resolver } from "./ssrf-guard.ts";
 
 export interface DispatcherOptions {
@@ -54,7 +58,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const { config, database } = options;
   const maxInFlight = options.maxInFlight ?? 16;
   const perSubscription = options.perSubscription ?? 4;
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? timeoutMs + 50_000;
   const send = options.send ?? sendWebhook;
   const policy = {
@@ -86,7 +90,12 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     try {
       // The payload exactly as stored; the signature covers these bytes.
       const body = JSON.stringify(claimed.payload);
-      const headers = signedHeaders(claimed.eventId, body, claimed.secrets);
+      const headers = await signedWebhookHeaders({
+        id: claimed.eventId,
+        body,
+        secrets: claimed.secrets,
+        now: new Date(),
+      });
       // With tracing on, the attempt is a CLIENT span and the receiver gets its traceparent.
       const span = startDeliverySpan({ ...claimed, deliveryId: claimed.id });
       const result = await send(claimed.url, { ...headers, ...span?.headers }, body, {

@@ -1,5 +1,7 @@
+import { STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
+import { HTTP_STATUS_TEXT } from "@oisr/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pinnedLookup, sendWebhook } from "./http-sender.ts";
 import type { Resolver } from "./ssrf-guard.ts";
@@ -8,7 +10,13 @@ import { type Receiver, startReceiver } from "./test-support.ts";
 let receiver: Receiver;
 beforeAll(async () => {
   receiver = await startReceiver((req) =>
-    req.path.endsWith("/gone") ? 410 : req.path.endsWith("/slow") ? new Promise(() => {}) : 204,
+    req.path.endsWith("/gone")
+      ? 410
+      : req.path.endsWith("/teapot")
+        ? 418
+        : req.path.endsWith("/slow")
+          ? new Promise(() => {})
+          : 204,
   );
 });
 afterAll(() => receiver.close());
@@ -32,6 +40,7 @@ describe("sendWebhook", () => {
   it.each([
     ["/gone", { ok: false, status: 410, error: "HTTP 410 Gone" }],
     ["/slow", { ok: false, error: "timeout" }],
+    ["/teapot", { ok: false, status: 418, error: "HTTP 418 I'm a Teapot" }],
   ])("reports %s as a failure", async (path, expected) => {
     const result = await sendWebhook(receiver.url.replace("/hooks", path), {}, "{}", {
       ...open,
@@ -72,6 +81,15 @@ describe("sendWebhook", () => {
       error: expect.stringMatching(/^url not allowed: .*127\.0\.0\.1/),
     });
     expect(connections).toBe(0);
+  });
+});
+
+describe("the delivery error text", () => {
+  it("spells every non-2xx final status as node:http does (the mock, which has no node:http, uses the same table)", () => {
+    const node = Object.fromEntries(Object.entries(STATUS_CODES).filter(([code]) => Number(code) >= 300));
+    expect(HTTP_STATUS_TEXT).toEqual(
+      Object.fromEntries(Object.entries(node).map(([k, v]) => [Number(k), v])),
+    );
   });
 });
 

@@ -5,6 +5,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
+import { answeredAttempt, WEBHOOK_USER_AGENT } from "@oisr/contract";
 import type { AttemptResult } from "./deliveries-store.ts";
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from "./ssrf-guard.ts";
 
@@ -81,7 +82,7 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
         headers: {
           ...headers,
           "content-length": String(Buffer.byteLength(body)),
-          "user-agent": "OISR-Webhooks/2",
+          "user-agent": WEBHOOK_USER_AGENT,
         },
         signal,
         // A fresh connection per attempt: a pooled socket could be one made to an address checked earlier.
@@ -93,16 +94,7 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
         // The body does not matter; drain it so the socket closes, bounded by the same abort signal.
         res.on("error", () => {});
         res.resume();
-        settle(
-          status >= 200 && status < 300
-            ? { ok: true, status, durationMs: elapsed() }
-            : {
-                ok: false,
-                status,
-                error: `HTTP ${status} ${http.STATUS_CODES[status] ?? ""}`.trim(),
-                durationMs: elapsed(),
-              },
-        );
+        settle(answeredAttempt(status, elapsed()));
       },
     );
     req.on("error", (err) =>

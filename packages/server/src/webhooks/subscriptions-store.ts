@@ -1,23 +1,22 @@
 // Webhook subscriptions: CRUD, secret rotation and the test event. Every query is scoped by the
 // account, so another account's subscription is indistinguishable from a missing one.
+import {
+  generateWebhookSecret,
+  SECRET_ROTATION_OVERLAP_MS,
+  subscriptionChange,
+  TEST_EVENT_TYPE,
+  testEventObject,
+  uniqueEvents,
+  type WebhookSubscriptionUpdate,
+  webhookEventBody,
+} from "@oisr/contract";
 import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { iso } from "../queue/index.ts";
 import { newId } from "../store/ids.ts";
-import { generateSecret } from "./signing.ts";
 
-export const WEBHOOK_EVENT_TYPES = [
-  "return.created",
-  "return.updated",
-  "return.disposition.created",
-  "return.completed",
-  "return.cancelled",
-] as const;
-export const TEST_EVENT_TYPE = "webhook.test";
-/** How long the secret replaced by a rotation keeps signing (CONTRACT section 6). */
-export const ROTATION_OVERLAP_MS = 24 * 3_600_000;
+export { TEST_EVENT_TYPE } from "@oisr/contract";
 
 export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -28,26 +27,7 @@ export interface SubscriptionInput {
   description?: string | null;
 }
 
-export interface SubscriptionPatch {
-  url?: string;
-  events?: string[];
-  description?: string | null;
-  status?: "enabled" | "disabled";
-}
-
-/** The API shape; the secret only when it was just made (create, rotate). */
-export function toSubscription(row: SubscriptionRow, withSecret = false) {
-  return {
-    id: row.id,
-    url: row.url,
-    events: row.events,
-    description: row.description,
-    status: row.status,
-    ...(withSecret ? { secret: row.secret } : {}),
-    created_at: iso(row.createdAt),
-    updated_at: iso(row.updatedAt),
-  };
-}
+export type SubscriptionPatch = WebhookSubscriptionUpdate;
 
 /**
  * Drops the attempts not yet made of a subscription that stopped receiving (disabled), so that
@@ -91,9 +71,9 @@ export function createSubscriptionStore(database: Database) {
           accountId,
           id: newId("whs"),
           url: input.url,
-          events: [...new Set(input.events)],
+          events: uniqueEvents(input.events),
           description: input.description ?? null,
-          secret: generateSecret(),
+          secret: generateWebhookSecret(),
           createdAt: now,
           updatedAt: now,
         })
@@ -133,20 +113,12 @@ export function createSubscriptionStore(database: Database) {
           .where(byId(accountId, id))
           .for("update");
         if (!current) return undefined;
-        const set: Partial<SubscriptionRow> = { updatedAt: new Date().toISOString() };
-        if (patch.url !== undefined) set.url = patch.url;
-        if (patch.events !== undefined) set.events = [...new Set(patch.events)];
-        if (patch.description !== undefined) set.description = patch.description;
-        if (patch.status === "enabled" && current.status !== "enabled") {
-          // Re-enabling starts a fresh failure count, or the next failure would disable it again at once.
-          Object.assign(set, {
-            status: "enabled",
-            consecutiveFailures: 0,
-            failingSince: null,
-            disabledReason: null,
-          });
-        } else if (patch.status === "disabled" && current.status !== "disabled") {
-          Object.assign(set, { status: "disabled", disabledReason: null });
+        const change = subscriptionChange(current.status, patch);
+        const set: Partial<SubscriptionRow> = { ...change, updatedAt: new Date().toISOString() };
+        if (change.status === "enabled") {
+          Object.assign(set, { consecutiveFailures: 0, failingSince: null, disabledReason: null });
+        } else if (change.status === "disabled") {
+          set.disabledReason = null;
           await dropPendingDeliveries(tx, accountId, id);
         }
         const [row] = await tx.update(webhookSubscriptions).set(set).where(byId(accountId, id)).returning();
@@ -179,8 +151,8 @@ export function createSubscriptionStore(database: Database) {
         .update(webhookSubscriptions)
         .set({
           previousSecret: sql`${webhookSubscriptions.secret}`,
-          previousSecretExpiresAt: new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
-          secret: generateSecret(),
+          previousSecretExpiresAt: new Date(now.getTime() + SECRET_ROTATION_OVERLAP_MS).toISOString(),
+          secret: generateWebhookSecret(),
           updatedAt: now.toISOString(),
         })
         .where(byId(accountId, id))
@@ -195,12 +167,7 @@ export function createSubscriptionStore(database: Database) {
     async enqueueTest(accountId: string, subscription: SubscriptionRow): Promise<DeliveryRow> {
       const eventId = newId("evt");
       const now = new Date().toISOString();
-      const payload = {
-        id: eventId,
-        type: TEST_EVENT_TYPE,
-        created_at: now,
-        data: { object: { subscription_id: subscription.id, message: "This is a test event from OISR." } },
-      };
+      const payload = webhookEventBody(eventId, TEST_EVENT_TYPE, now, testEventObject(subscription.id));
       const delivery = await db.transaction(async (tx) => {
         await tx.insert(events).values({
           accountId,
