@@ -4,7 +4,7 @@ import pino from "pino";
 import { afterEach, describe, expect, it } from "vitest";
 import { startPublishSpan, startStageSpan } from "./queue-spans.ts";
 import { telemetryConfig } from "./settings.ts";
-import { activeTracer, startTracing, type Tracing } from "./tracing.ts";
+import { activeTracer, startRootSpan, startTracing, type Tracing } from "./tracing.ts";
 import { startDeliverySpan, startFanOutSpan } from "./webhook-spans.ts";
 
 const logger = pino({ level: "silent" });
@@ -60,6 +60,11 @@ describe("tracing", () => {
     expect(delegate()).not.toBe(noopDelegate);
     const publish = startPublishSpan("orders", 10);
     expect(publish?.traceparent).toMatch(/^00-[\da-f]{32}-[\da-f]{16}-01$/);
+    // A root span can take the trace id the API already answered with; the next one draws its own.
+    const tracer = activeTracer() as NonNullable<ReturnType<typeof activeTracer>>;
+    const trace0 = "4bf92f3577b34da6a3ce929d0e0e4736";
+    expect(startRootSpan(tracer, "call", {}, trace0).spanContext().traceId).toBe(trace0);
+    expect(tracer.startSpan("next", { root: true }).spanContext().traceId).not.toBe(trace0);
     await started?.shutdown();
     started = undefined;
     expect(activeTracer()).toBeUndefined();
