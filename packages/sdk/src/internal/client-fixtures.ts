@@ -1,13 +1,7 @@
 // Shared fixtures of the client tests (not exported from the package).
+import * as fixtures from "@oisr/contract/fixtures";
 import { createClient } from "../client.ts";
-import type {
-  DispositionInput,
-  InventorySnapshotInput,
-  OrderInput,
-  RequestRecord,
-  ReturnInput,
-  ShipmentInput,
-} from "../types.ts";
+import type { RequestRecord } from "../types.ts";
 import { fakeApi, json } from "./test-utils.ts";
 
 export const BASE = "https://api.test/v2";
@@ -20,41 +14,12 @@ export const ack = json(
     "retry-after": "1",
   },
 );
-export const order: OrderInput = {
-  external_id: "A-1",
-  source: "shopify",
-  currency: "EUR",
-  placed_at: "2025-01-01T12:00:00Z",
-  source_updated_at: "2025-01-01T12:00:00Z",
-  ship_to: { name: "Ada Lovelace", line1: "1 Main St", city: "Berlin", country: "DE" },
-  lines: [{ line_id: "1", sku: "SKU-1", quantity: 2, unit_price: "19.99" }],
-};
-export const snapshot: InventorySnapshotInput = {
-  location_id: "WH-1",
-  as_of: "2025-01-01T12:00:00Z",
-  mode: "partial",
-  items: [{ sku: "SKU-1", on_hand: 3, available: 3 }],
-};
-export const shipment: ShipmentInput = {
-  external_id: "S-1",
-  order_id: "A-1",
-  carrier: "dhl",
-  shipped_at: "2025-01-02T08:00:00Z",
-  lines: [{ line_id: "1", quantity: 2 }],
-};
-export const ret: ReturnInput = {
-  external_id: "RMA-1",
-  order_id: "A-1",
-  requested_at: "2025-01-03T09:00:00Z",
-  source_updated_at: "2025-01-03T09:00:00Z",
-  items: [{ line_id: "1", quantity: 1, reason_code: "size_or_fit" }],
-};
-export const disposition: DispositionInput = {
-  line_id: "1",
-  quantity: 1,
-  outcome: "restock",
-  decided_at: "2025-01-05T10:00:00Z",
-};
+// Request bodies: the shared fixtures (the spec's examples), one of each for the whole module.
+export const order = fixtures.order();
+export const snapshot = fixtures.snapshot();
+export const shipment = fixtures.shipment(order.external_id);
+export const ret = fixtures.returnOf(order.external_id);
+export const disposition = fixtures.disposition("L1", 1);
 export const record = (status: RequestRecord["status"], extra: Partial<RequestRecord> = {}) =>
   json({
     request_id: REQUEST_ID,

@@ -1,6 +1,5 @@
 // The real server, in-process, for the integration tests: on embedded PGlite always, and on
 // PostgreSQL too when DATABASE_URL is set (a fresh database per server, dropped on close).
-import { randomBytes } from "node:crypto";
 import { freshDatabase, loadConfig, startServer } from "@oisr/server";
 import { type ClientOptions, createClient, type OisrClient } from "../../src/index.ts";
 
@@ -53,15 +52,5 @@ export async function startTestServer(
   };
 }
 
-// ── Valid bodies ─────────────────────────────────────────────────────────────────────────────
-
-/** Unique across the run, readable in failure messages. */
-export function uid(prefix: string): string {
-  return `${prefix}-${randomBytes(5).toString("hex")}`;
-}
-
-const BASE = Date.parse("2025-03-14T09:00:00Z");
-/** A caller-side timestamp `minutes` after a fixed base (later = newer `source_updated_at`/`as_of`). */
-export function at(minutes: number): string {
-  return new Date(BASE + minutes * 60_000).toISOString();
-}
+// Unique ids and the fixtures' timeline (later minutes = newer `source_updated_at`/`as_of`).
+export { at, uid } from "@oisr/contract/fixtures";

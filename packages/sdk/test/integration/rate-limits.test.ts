@@ -1,9 +1,10 @@
 // Rate limits against the real server, with the ingest limit lowered to 3 calls per 60 s. The
 // window is a minute, so nothing here waits for it: the tests check what the SDK does with the
 // headers (errors, Retry-After, pacing) within the first second.
+
+import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ClientOptions, RateLimitError } from "../../src/index.ts";
-import { order } from "./fixtures.ts";
 import { backends, startTestServer, type TestServer } from "./harness.ts";
 
 const INGEST_LIMIT = 3;

@@ -1,8 +1,8 @@
 // Trace ids, traceparent, raw responses, hooks and logs against the real server.
 import { randomBytes } from "node:crypto";
+import { order } from "@oisr/contract/fixtures";
 import { beforeAll, describe, expect, it } from "vitest";
 import { NotFoundError } from "../../../src/index.ts";
-import { order } from "../fixtures.ts";
 import type { TestServer } from "../harness.ts";
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");

@@ -1,7 +1,8 @@
 // Lists, iterators and change feeds against the real server.
+
+import { dispositions, order, returnOf, shipment, snapshot } from "@oisr/contract/fixtures";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Order, Return } from "../../../src/index.ts";
-import { dispositionsFor, order, returnOf, shipment, snapshot } from "../fixtures.ts";
 import { at, type TestServer, uid } from "../harness.ts";
 
 /** A client of a fresh account that counts the calls per path. */
@@ -89,7 +90,7 @@ export const readsTests = (getServer: () => TestServer) =>
       await client.orders.ingestAndWait([o]);
       await client.shipments.ingestAndWait([shipment(o.external_id)]);
       await client.returns.ingestAndWait([r]);
-      await client.returns.ingestDispositionsAndWait(r.external_id, dispositionsFor());
+      await client.returns.ingestDispositionsAndWait(r.external_id, dispositions());
 
       const all: Return[] = [];
       for await (const ret of client.returns.iterate({ order_id: o.external_id, limit: 1 })) all.push(ret);
@@ -105,26 +106,28 @@ export const readsTests = (getServer: () => TestServer) =>
 
     it("inventory.list and inventory.iterate read back the levels of a snapshot", async () => {
       const client = await server.newClient();
-      const location = uid("WH");
-      await client.inventory.ingestAndWait([snapshot(location), snapshot(uid("WH"))]);
+      const here = snapshot();
+      await client.inventory.ingestAndWait([here, snapshot()]);
 
-      const page = await client.inventory.list({ location_id: location });
+      const page = await client.inventory.list({ location_id: here.location_id });
       expect(page.has_more).toBe(false);
-      expect(page.data.map((l) => [l.sku, l.on_hand, l.available]).sort()).toEqual([
-        ["MUG-12OZ", 5, 5],
-        ["TEE-BLK-M", 12, 10],
-      ]);
-      expect(page.data.every((l) => l.location_id === location)).toBe(true);
+      expect(page.data.map((l) => [l.sku, l.on_hand, l.available]).sort()).toEqual(
+        here.items.map((i) => [i.sku, i.on_hand, i.available]).sort(),
+      );
+      expect(page.data).toHaveLength(3);
+      expect(page.data.every((l) => l.location_id === here.location_id)).toBe(true);
 
+      // The same SKUs at both locations: iterating one SKU pages over two levels.
       const tees = [];
-      for await (const level of client.inventory.iterate({ sku: "TEE-BLK-M", limit: 1 })) tees.push(level);
+      const sku = here.items[0]?.sku;
+      for await (const level of client.inventory.iterate({ sku, limit: 1 })) tees.push(level);
       expect(tees).toHaveLength(2);
     });
 
     it("requests.list and requests.iterate list the account's requests, newest first", async () => {
       const client = await server.newClient();
       const a = await client.orders.ingest([order()]);
-      const b = await client.inventory.ingest([snapshot(uid("WH"))]);
+      const b = await client.inventory.ingest([snapshot()]);
       await client.requests.waitFor(b.request_id);
 
       const page = await client.requests.list({ limit: 1 });

@@ -1,5 +1,7 @@
 // The SDK against the real server: the order → shipment → return → dispositions walk, and the
 // errors a caller handles.
+
+import { dispositions, order, returnOf, shipment } from "@oisr/contract/fixtures";
 import { beforeAll, describe, expect, it } from "vitest";
 import {
   AuthenticationError,
@@ -12,7 +14,6 @@ import {
   type RequestRecord,
   ValidationError,
 } from "../../../src/index.ts";
-import { dispositionsFor, order, returnOf, shipment } from "../fixtures.ts";
 import { type TestServer, uid } from "../harness.ts";
 
 const TRACE_ID = /^[0-9a-f]{32}$/;
@@ -47,7 +48,7 @@ export const walkTests = (getServer: () => TestServer) =>
 
       const r = returnOf(o.external_id);
       expect((await client.returns.ingestAndWait([r])).status).toBe("succeeded");
-      const disposed = await client.returns.ingestDispositionsAndWait(r.external_id, dispositionsFor());
+      const disposed = await client.returns.ingestDispositionsAndWait(r.external_id, dispositions());
       expect(disposed.status).toBe("succeeded");
       expect(disposed.kind).toBe("dispositions");
 
@@ -71,7 +72,7 @@ export const walkTests = (getServer: () => TestServer) =>
         await client.orders.ingest([o]),
         await client.shipments.ingest([shipment(o.external_id)]),
         await client.returns.ingest([r]),
-        await client.returns.ingestDispositions(r.external_id, dispositionsFor()),
+        await client.returns.ingestDispositions(r.external_id, dispositions()),
       ];
       for (const ack of acks) expect(ack.trace_id).toMatch(TRACE_ID);
       const records = await Promise.all(acks.map((ack) => client.requests.waitFor(ack.request_id)));

@@ -2,6 +2,7 @@
 // checks them with verifyWebhook.
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { dispositions, order, returnOf, shipment } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   NotFoundError,
@@ -10,7 +11,6 @@ import {
   verifyWebhook,
   WebhookVerificationError,
 } from "../../../src/index.ts";
-import { dispositionsFor, order, returnOf, shipment } from "../fixtures.ts";
 import { type TestServer, uid } from "../harness.ts";
 
 interface Delivery {
@@ -164,7 +164,7 @@ export const webhookTests = (getServer: () => TestServer) =>
       await client.orders.ingestAndWait([o]);
       await client.shipments.ingestAndWait([shipment(o.external_id)]);
       await client.returns.ingestAndWait([r]);
-      await client.returns.ingestDispositionsAndWait(r.external_id, dispositionsFor());
+      await client.returns.ingestDispositionsAndWait(r.external_id, dispositions());
 
       const delivery = await receiver.next(sub.url, `"external_id":"${r.external_id}"`);
       const event = await verifyWebhook(delivery.body, delivery.headers, sub.secret);
