@@ -2,13 +2,13 @@
 // gauges that survive a database that fails or hangs; and the dashboard and alert rules in
 // docs/operations/ naming only metrics that a real /metrics output has.
 import { readFileSync } from "node:fs";
+import { order } from "@oisr/contract/fixtures";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
 import { createMetrics } from "../src/metrics.ts";
 import type { QueueStats } from "../src/queue/index.ts";
-import { order } from "../src/test-fixtures.ts";
 import { startWorker } from "../src/worker/worker.ts";
 
 const ENV = {
@@ -62,7 +62,10 @@ describe("GET /metrics on an all-in-one process", () => {
 
   it("counts calls by route template, refusals by scope, and attempts and completions by kind", async () => {
     const ack = (await (
-      await call("/ingest/orders", { method: "POST", body: JSON.stringify({ orders: [order("M-1")] }) })
+      await call("/ingest/orders", {
+        method: "POST",
+        body: JSON.stringify({ orders: [order({ external_id: "M-1" })] }),
+      })
     ).json()) as {
       request_id: string;
     };
@@ -150,7 +153,7 @@ describe("the queue and webhook gauges with no worker running, then the completi
     for (const id of ["G-1", "G-2", "G-3"]) {
       const res = await call("/ingest/orders", {
         method: "POST",
-        body: JSON.stringify({ orders: [order(id)] }),
+        body: JSON.stringify({ orders: [order({ external_id: id })] }),
       });
       expect(res.status).toBe(202);
     }

@@ -4,9 +4,9 @@
 // fan-out → delivery, whose traceparent reaches the receiver. Runs once per OTLP protocol.
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { order } from "@oisr/contract/fixtures";
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
-import { order } from "../src/test-fixtures.ts";
 import {
   freshDatabaseEnv,
   type Received,
@@ -227,7 +227,7 @@ async function run(protocol: "http/json" | "http/protobuf"): Promise<Run> {
     expect(
       (await call("POST", "/webhook_subscriptions", { url: hooks.url, events: ["return.created"] })).status,
     ).toBe(201);
-    const orderAck = await call("POST", "/ingest/orders", { orders: [order("SO-1")] });
+    const orderAck = await call("POST", "/ingest/orders", { orders: [order({ external_id: "SO-1" })] });
     expect(await settled(orderAck.body.request_id)).toBe("succeeded");
     const returnAck = await call(
       "POST",
@@ -237,7 +237,7 @@ async function run(protocol: "http/json" | "http/protobuf"): Promise<Run> {
           {
             external_id: "RMA-1",
             order_id: "SO-1",
-            items: [{ line_id: "1", quantity: 1, reason_code: "damaged" }],
+            items: [{ line_id: "L1", quantity: 1, reason_code: "damaged" }],
             requested_at: "2025-03-05T08:00:00Z",
             source_updated_at: "2025-03-05T08:00:00Z",
           },

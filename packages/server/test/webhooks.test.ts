@@ -1,8 +1,8 @@
 // Webhooks end to end: an in-process server (API, worker and dispatcher) delivering to a real
 // HTTP receiver on 127.0.0.1. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
-import { order } from "../src/test-fixtures.ts";
 import {
   freshDatabaseEnv,
   hasValidSignature,
@@ -64,7 +64,7 @@ type Client = Awaited<ReturnType<typeof account>>;
 
 let seq = 0;
 function orderBody(externalId: string) {
-  return { orders: [order(externalId)] };
+  return { orders: [order({ external_id: externalId })] };
 }
 function returnBody(externalId: string, orderId: string) {
   return {
@@ -72,7 +72,7 @@ function returnBody(externalId: string, orderId: string) {
       {
         external_id: externalId,
         order_id: orderId,
-        items: [{ line_id: "1", quantity: 1, reason_code: "damaged" }],
+        items: [{ line_id: "L1", quantity: 1, reason_code: "damaged" }],
         requested_at: "2025-03-05T08:00:00Z",
         source_updated_at: "2025-03-05T08:00:00Z",
       },

@@ -1,10 +1,10 @@
 // Transaction-pooler mode (OISR_DATABASE_POOLING=transaction) without a LISTEN connection: wake-ups
 // come from short polling, and a request still goes from 202 to succeeded. Through PgBouncer when
 // OISR_PGBOUNCER_URL is set (scripts/pgbouncer.sh), else straight to PostgreSQL in the same mode.
+import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { type RunningServer, startServer } from "../server.ts";
-import { order } from "../test-fixtures.ts";
 import { freshDatabase } from "./fresh-database.ts";
 import { POLL_PAYLOAD } from "./postgres.ts";
 
@@ -46,7 +46,7 @@ describe.runIf(adminUrl)("PostgreSQL behind a transaction pooler, no LISTEN conn
     const ack = await fetch(`${server.url}/ingest/orders`, {
       method: "POST",
       headers,
-      body: JSON.stringify({ orders: [order("POOL-1")] }),
+      body: JSON.stringify({ orders: [order({ external_id: "POOL-1" })] }),
     });
     expect(ack.status).toBe(202);
     const { request_id } = (await ack.json()) as { request_id: string };

@@ -1,6 +1,7 @@
 // Stages of the apply path (decisions 007 and 009) against a real database: PGlite, or PostgreSQL
 // when DATABASE_URL is set. Requests are queued through the request store, as the ingest path does.
 import { hash, randomUUID } from "node:crypto";
+import { order, shipment as shipmentOf } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
@@ -12,7 +13,6 @@ import {
   type StartedRequest,
 } from "../queue/index.ts";
 import type { Services } from "../services.ts";
-import { order } from "../test-fixtures.ts";
 import { useFreshServices } from "../test-services.ts";
 import { applyStage, type StageOutcome } from "./apply.ts";
 import { startWorker } from "./worker.ts";
@@ -34,23 +34,17 @@ useFreshServices(async (s) => {
 });
 
 const orders = (...list: unknown[]) => ({ kind: "orders", body: { orders: list } });
+/** Ships one of the order's first line (L1). */
 const shipment = (externalId: string, orderId: string) => ({
   kind: "shipments",
   body: {
-    shipments: [
-      {
-        external_id: externalId,
-        order_id: orderId,
-        carrier: "dhl",
-        shipped_at: "2025-03-02T10:00:00Z",
-        lines: [{ line_id: "1", quantity: 1 }],
-      },
-    ],
+    shipments: [shipmentOf(orderId, { external_id: externalId, lines: [{ line_id: "L1", quantity: 1 }] })],
   },
 });
 /** Duplicate line ids: a business-rule failure of the whole request. */
 const badOrder = (externalId: string) =>
-  order(externalId, {
+  order({
+    external_id: externalId,
     lines: [
       { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
       { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
@@ -145,10 +139,10 @@ describe("apply stages", () => {
     const acct = await account();
     const ids = await enqueue(
       acct,
-      orders(order("A")),
-      orders(order("X"), badOrder("Y")), // fails: X is not created either
+      orders(order({ external_id: "A" })),
+      orders(order({ external_id: "X" }), badOrder("Y")), // fails: X is not created either
       shipment("S-X", "X"), // so this fails too: order X does not exist
-      orders(order("B")),
+      orders(order({ external_id: "B" })),
       shipment("S-A", "A"),
     );
     const queue = await leased(acct);
@@ -181,7 +175,12 @@ describe("apply stages", () => {
 
   it("sizes a stage by requests and items, and groups only never-attempted requests", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")), orders(order("B"), order("C")), orders(order("D")));
+    const ids = await enqueue(
+      acct,
+      orders(order({ external_id: "A" })),
+      orders(order({ external_id: "B" }), order({ external_id: "C" })),
+      orders(order({ external_id: "D" })),
+    );
     const queue = await leased(acct);
     // Two items at most: A (1) and B+C (2) would be 3.
     expect((await start(queue, acct, { limits: { maxRequests: 10, maxItems: 2 } })).map((m) => m.id)).toEqual(
@@ -195,7 +194,11 @@ describe("apply stages", () => {
     ).toEqual([ids[1]]);
     // A request on a later attempt goes alone, and a pipelined stage does not take it at all.
     const acct2 = await account();
-    const ids2 = await enqueue(acct2, orders(order("A")), orders(order("B")));
+    const ids2 = await enqueue(
+      acct2,
+      orders(order({ external_id: "A" })),
+      orders(order({ external_id: "B" })),
+    );
     await services.database.rows(
       sql`update requests set status = 'processing', attempts = 1 where id = ${ids2[0]}`,
     );
@@ -204,14 +207,18 @@ describe("apply stages", () => {
     expect((await start(queue2, acct2)).map((m) => [m.id, m.attempts])).toEqual([[ids2[0], 2]]);
     // With one attempt allowed, nobody is grouped.
     const acct3 = await account();
-    const ids3 = await enqueue(acct3, orders(order("A")), orders(order("B")));
+    const ids3 = await enqueue(
+      acct3,
+      orders(order({ external_id: "A" })),
+      orders(order({ external_id: "B" })),
+    );
     const queue3 = await leased(acct3);
     expect((await start(queue3, acct3, { maxAttempts: 1 })).map((m) => m.id)).toEqual([ids3[0]]);
   });
 
   it("a worker that lost its lease applies nothing, neither the head nor the requests behind it", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")), orders(order("B")));
+    const ids = await enqueue(acct, orders(order({ external_id: "A" })), orders(order({ external_id: "B" })));
     const queue = await leased(acct);
     const members = await start(queue, acct);
     // Its lease ran out and another worker took the account.
@@ -237,7 +244,12 @@ describe("apply stages", () => {
 
   it("the next stage reads through the changes of the stage before, and writes only after it committed", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")), shipment("S-A", "A"), orders(order("B")));
+    const ids = await enqueue(
+      acct,
+      orders(order({ external_id: "A" })),
+      shipment("S-A", "A"),
+      orders(order({ external_id: "B" })),
+    );
     const queue = await leased(acct);
     const members = await start(queue, acct, { limits: { maxRequests: 1, maxItems: 100 } });
     let second: Promise<StageOutcome> | undefined;
@@ -266,7 +278,7 @@ describe("apply stages", () => {
 
   it("a stage behind one that did not commit rolls back, and unstarting it gives its attempt back", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")), orders(order("B")));
+    const ids = await enqueue(acct, orders(order({ external_id: "A" })), orders(order({ external_id: "B" })));
     const queue = await leased(acct);
     const members = await start(queue, acct, { first: false });
     const outcome = await applyStage(
@@ -296,7 +308,7 @@ describe("apply stages", () => {
 
   it("hands an account back due now while it has open requests, at the head's retry time in a backoff, and idle when empty", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")));
+    const ids = await enqueue(acct, orders(order({ external_id: "A" })));
     const queue = await leased(acct);
     await queue.release(acct);
     expect(await queueRow(acct)).toEqual({ open_count: 1, lease_owner: null, due: true });
@@ -349,7 +361,12 @@ async function runWorker(ids: string[], stageLimits?: StageLimits) {
 describe("worker: transient failures", () => {
   it("in a group: each request in it used an attempt; each then retries alone, so only the poisoned one dies", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")), orders(order("BOOM")), orders(order("C")));
+    const ids = await enqueue(
+      acct,
+      orders(order({ external_id: "A" })),
+      orders(order({ external_id: "BOOM" })),
+      orders(order({ external_id: "C" })),
+    );
     await runWorker(ids);
     expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([
       ["succeeded", 2], // the group attempt, then alone
@@ -361,7 +378,12 @@ describe("worker: transient failures", () => {
 
   it("in a stage behind another (PostgreSQL pipelines stages): the stage after it is abandoned without using an attempt", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("A")), orders(order("BOOM")), orders(order("C")));
+    const ids = await enqueue(
+      acct,
+      orders(order({ external_id: "A" })),
+      orders(order({ external_id: "BOOM" })),
+      orders(order({ external_id: "C" })),
+    );
     await runWorker(ids, { maxRequests: 1, maxItems: 1000 });
     expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([
       ["succeeded", 1],
@@ -375,7 +397,7 @@ describe("worker: transient failures", () => {
 describe("worker: a worker that dies holding a request", () => {
   it("has used that attempt: after the last one the request is dead, never applied again, and the next one goes on", async () => {
     const acct = await account();
-    const ids = await enqueue(acct, orders(order("P")), orders(order("Q")));
+    const ids = await enqueue(acct, orders(order({ external_id: "P" })), orders(order({ external_id: "Q" })));
     // Three workers (OISR_MAX_ATTEMPTS=3) each start P and die before applying it; the first had Q with it.
     for (let i = 0; i < 3; i++) await start(await leased(acct), acct);
     expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([

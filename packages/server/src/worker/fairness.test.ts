@@ -2,13 +2,13 @@
 // becomes due gets its request applied after at most about one stage of the busy account, even with
 // a single worker slot. PGlite, or PostgreSQL when DATABASE_URL is set.
 import { hash, randomUUID } from "node:crypto";
+import { order } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
 import { insertPending } from "../queue/transitions.ts";
 import type { Services } from "../services.ts";
-import { order } from "../test-fixtures.ts";
 import { useFreshServices } from "../test-services.ts";
 import { startWorker } from "./worker.ts";
 
@@ -33,7 +33,7 @@ it("a quiet account's request waits for at most one stage of a busy account's ba
       p: null,
       n: 1,
     });
-    return `${head.slice(0, -1)},"b":${JSON.stringify({ orders: [order(`N-${i}`)] })}}`;
+    return `${head.slice(0, -1)},"b":${JSON.stringify({ orders: [order({ external_id: `N-${i}` })] })}}`;
   });
   await insertPending(services.database, `[${rows.join(",")}]`);
 
@@ -54,7 +54,7 @@ it("a quiet account's request waits for at most one stage of a busy account's ba
       );
     while ((await done(noisy)) < STAGE * 2) await new Promise((r) => setTimeout(r, 5));
 
-    const bodyJson = JSON.stringify({ orders: [order("Q-1")] });
+    const bodyJson = JSON.stringify({ orders: [order({ external_id: "Q-1" })] });
     const ack = await services.requests.accept({
       accountId: quiet,
       kind: "orders",
