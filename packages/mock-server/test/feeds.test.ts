@@ -1,6 +1,6 @@
 // Change feeds, lists and lookups: what a poller sees.
 import { describe, expect, it } from "vitest";
-import { frozenMock, order, returnOf, tick } from "./support.ts";
+import { disposition, frozenMock, order, returnOf, tick } from "./support.ts";
 
 const ids = (page: { data: { external_id: string }[] }) => page.data.map((o) => o.external_id);
 
@@ -95,12 +95,15 @@ describe("returns feed and inventory", () => {
     await call("POST", "/ingest/orders", { orders: [order("A"), order("B")] });
     await call("POST", "/ingest/returns", { returns: [returnOf("R1", "A"), returnOf("R2", "B")] });
     await call("POST", "/ingest/returns/R1/dispositions", {
-      dispositions: [{ line_id: "L1", quantity: 1, outcome: "restock", decided_at: "2025-03-20T10:00:00Z" }],
+      dispositions: [disposition("D1"), disposition("D2", "L2")],
     });
     await tick();
     const feed = (await call("GET", "/returns")).body;
     expect(ids(feed)).toEqual(["R2", "R1"]);
-    expect(feed.data[1]).toMatchObject({ status: "completed", dispositions: [{ outcome: "restock" }] });
+    expect(feed.data[1]).toMatchObject({
+      status: "completed",
+      dispositions: [{ outcome: "restock" }, { outcome: "restock" }],
+    });
     expect(ids((await call("GET", "/returns?order_id=A")).body)).toEqual(["R1"]);
     expect(ids((await call("GET", "/returns?status=approved")).body)).toEqual(["R2"]);
   });
@@ -167,7 +170,7 @@ describe("seed", () => {
         ],
         returns: [returnOf("R1", "A")],
         dispositions: {
-          R1: [{ line_id: "L1", quantity: 1, outcome: "restock", decided_at: "2025-03-20T10:00:00Z" }],
+          R1: [disposition("D1"), disposition("D2", "L2")],
         },
       },
       { token },

@@ -65,7 +65,9 @@ describe("request lifecycle", () => {
     const acks = [
       await call("POST", "/ingest/orders", { orders: [order("A")] }),
       await call("POST", "/ingest/returns", { returns: [returnOf("RMA-1", "A")] }),
-      await call("POST", "/ingest/returns/RMA-1/dispositions", { dispositions: [disposition("D1")] }),
+      await call("POST", "/ingest/returns/RMA-1/dispositions", {
+        dispositions: [disposition("D1"), disposition("D2", "L2")],
+      }),
     ];
     await tick();
     for (const ack of acks)
@@ -74,7 +76,7 @@ describe("request lifecycle", () => {
     expect(ret).toMatchObject({
       status: "completed",
       order_external_id: "A",
-      items: [{ quantity_dispositioned: 1 }],
+      items: [{ quantity_dispositioned: 1 }, { quantity_dispositioned: 1 }],
     });
     expect((await call("GET", "/orders/A")).body.lines[0].quantity_returned).toBe(1);
   });

@@ -1,5 +1,6 @@
 // Shared by the behaviour tests: a small JSON client over a mock (no msw needed), and valid
-// request bodies built to the spec's input schemas.
+// request bodies from the shared fixtures.
+import * as fixtures from "@oisr/contract/fixtures";
 import {
   createMock,
   type DispositionInput,
@@ -70,20 +71,12 @@ export async function waitForFinal(call: Call, requestId: string, timeoutMs = 20
   }
 }
 
+// Bodies: the shared fixtures (the spec's examples, lines L1 × 2 and L2 × 1), with the external id
+// first because these tests name every resource. Overrides are loose on purpose: the validation
+// tests send bodies the spec refuses.
+
 export function order(externalId: string, overrides: Record<string, unknown> = {}): OrderInput {
-  return {
-    external_id: externalId,
-    source: "shopify",
-    currency: "USD",
-    placed_at: "2025-03-14T09:00:00Z",
-    ship_to: { name: "Ava Thompson", line1: "1820 SE Belmont St", city: "Portland", country: "US" },
-    lines: [
-      { line_id: "L1", sku: "TEE-BLK-M", quantity: 2, unit_price: "24.00" },
-      { line_id: "L2", sku: "MUG-12OZ", quantity: 1, unit_price: "14.50" },
-    ],
-    source_updated_at: "2025-03-14T09:01:00Z",
-    ...overrides,
-  } as OrderInput;
+  return { ...fixtures.order({ external_id: externalId }), ...overrides } as OrderInput;
 }
 
 export function returnOf(
@@ -91,23 +84,9 @@ export function returnOf(
   orderRef: string,
   overrides: Record<string, unknown> = {},
 ): ReturnInput {
-  return {
-    external_id: externalId,
-    order_id: orderRef,
-    status: "approved",
-    items: [{ line_id: "L1", quantity: 1, reason_code: "size_or_fit" }],
-    requested_at: "2025-03-15T10:00:00Z",
-    source_updated_at: "2025-03-15T10:00:00Z",
-    ...overrides,
-  } as ReturnInput;
+  return { ...fixtures.returnOf(orderRef, { external_id: externalId }), ...overrides } as ReturnInput;
 }
 
 export function disposition(externalId: string, lineId = "L1", quantity = 1): DispositionInput {
-  return {
-    external_id: externalId,
-    line_id: lineId,
-    quantity,
-    outcome: "restock",
-    decided_at: "2025-03-20T10:00:00Z",
-  };
+  return fixtures.disposition(lineId, quantity, { external_id: externalId });
 }

@@ -59,9 +59,10 @@ async function subscribe(events = ["return.created", "return.updated", "return.c
   return created.body as { id: string; secret: string };
 }
 
+/** A return of every line of its own order (two returns of one order would over-return L2). */
 async function createReturn(rma = "R1") {
-  await call("POST", "/ingest/orders", { orders: [order("A")] });
-  await call("POST", "/ingest/returns", { returns: [returnOf(rma, "A")] });
+  await call("POST", "/ingest/orders", { orders: [order(`O-${rma}`)] });
+  await call("POST", "/ingest/returns", { returns: [returnOf(rma, `O-${rma}`)] });
   await api.controls.flush();
 }
 
