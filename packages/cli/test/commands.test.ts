@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { at } from "@oisr/contract/fixtures";
 import { createClient } from "@oisr/sdk";
 import { describe, expect, it } from "vitest";
 import { order, runCli, useSystem } from "./harness.ts";
@@ -27,9 +28,7 @@ describe("oisr orders watch", () => {
     expect(orders[0].id).toMatch(/^ord_/);
     expect(existsSync(cursorFile)).toBe(true);
 
-    await client.orders.ingestAndWait([
-      order(2, { status: "on_hold", source_updated_at: "2025-01-02T00:00:00Z" }),
-    ]);
+    await client.orders.ingestAndWait([order(2, { status: "on_hold", source_updated_at: at(10) })]);
     const second = await runCli(["orders", "watch", "--once", "--cursor-file", cursorFile], {
       url: system.url,
       token,

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PassThrough } from "node:stream";
+import * as fixtures from "@oisr/contract/fixtures";
 import type { OrderInput } from "@oisr/sdk";
 import { loadConfig, type RunningServer, startServer } from "@oisr/server";
 import { afterAll, beforeAll } from "vitest";
@@ -75,15 +76,7 @@ export function countingFetch(onResponse?: (request: Request, response: Response
   return { calls, fetch: fetcher, count: (call: string) => calls.filter((c) => c === call).length };
 }
 
+/** The shared fixture order (the spec's example) numbered `E-<i>`, as these tests count orders. */
 export function order(i: number, overrides: Partial<OrderInput> = {}): OrderInput {
-  return {
-    external_id: `E-${i}`,
-    source: "test",
-    currency: "EUR",
-    placed_at: "2025-01-01T00:00:00Z",
-    source_updated_at: "2025-01-01T00:00:00Z",
-    ship_to: { name: "Ada", line1: "1 Main St", city: "Berlin", country: "DE" },
-    lines: [{ line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "9.99" }],
-    ...overrides,
-  };
+  return fixtures.order({ external_id: `E-${i}`, ...overrides });
 }
