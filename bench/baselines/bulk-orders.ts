@@ -17,6 +17,17 @@ await sql`create table if not exists baseline_orders (
 await sql`create unique index if not exists baseline_orders_external_idx on baseline_orders (account_id, external_id)`;
 await sql`create unique index if not exists baseline_orders_feed_idx on baseline_orders (account_id, feed_seq)`;
 
+/** An address as the server stores it: every optional member the caller left out is null. */
+const address = <A extends object>(a: A) => ({
+  company: null,
+  line2: null,
+  region: null,
+  postal_code: null,
+  phone: null,
+  email: null,
+  ...a,
+});
+
 /** What the server stores for an order: the submitted document plus the server-owned fields. */
 function stored(externalId: string, seq: number) {
   const now = new Date().toISOString();
@@ -27,10 +38,10 @@ function stored(externalId: string, seq: number) {
     id,
     status: "open",
     version: 1,
-    bill_to: null,
-    ship_to: { company: null, line2: null, region: null, phone: null, email: null, ...o.ship_to },
-    customer: { phone: null, ...o.customer },
-    lines: o.lines.map((l) => ({ ...l, quantity_shipped: 0, quantity_returned: 0 })),
+    ship_to: address(o.ship_to),
+    bill_to: o.bill_to ? address(o.bill_to) : null,
+    customer: { name: null, email: null, phone: null, ...o.customer },
+    lines: o.lines.map((l) => ({ name: null, ...l, quantity_shipped: 0, quantity_returned: 0 })),
     shipments: [],
     created_at: now,
     updated_at: now,
