@@ -38,6 +38,7 @@ export {
   type Filters,
   invalidCursor,
 } from "./cursor.ts";
+export { eventFeedFilters, eventNotFound, eventTypesOf } from "./event-feed.ts";
 export {
   bearerToken,
   jsonTextMayHoldUnstorable,

@@ -23,6 +23,8 @@ describe("rate-limit scopes (CONTRACT section 8)", () => {
     ["GET", "/inventory", ["returns_read"]],
     ["DELETE", "/webhook_subscriptions/whs_1", ["webhooks"]],
     ["PATCH", "/webhook_subscriptions/whs_1", ["webhooks"]],
+    ["GET", "/events", ["events_read"]],
+    ["GET", "/events/evt_1", ["events_read"]],
     ["GET", "/openapi.json", []],
     ["GET", "/", []],
   ])("%s %s counts toward %j", (method, path, scopes) => {

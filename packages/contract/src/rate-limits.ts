@@ -9,6 +9,7 @@ export const RATE_LIMIT_SCOPES = [
   "requests_read",
   "returns_read",
   "webhooks",
+  "events_read",
 ] as const;
 export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
 export type RateLimits = Record<RateLimitScope, number>;
@@ -20,6 +21,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
   requests_read: 150,
   returns_read: 120,
   webhooks: 60,
+  events_read: 120,
 };
 
 /** The rolling window every limit is counted over. */
@@ -51,6 +53,7 @@ export function scopesFor(method: string, path: string): RateLimitScope[] {
   if (p.startsWith("/orders")) return ["orders_read"];
   if (p.startsWith("/requests")) return ["requests_read"];
   if (p.startsWith("/returns") || p.startsWith("/inventory")) return ["returns_read"];
+  if (p.startsWith("/events")) return ["events_read"];
   return [];
 }
 

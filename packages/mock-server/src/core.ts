@@ -20,6 +20,7 @@ import { traceIdFrom } from "./http/trace.ts";
 import { SpecValidator } from "./http/validate.ts";
 import { type MockOptions, type ResolvedOptions, resolveOptions } from "./options.ts";
 import type { RouteHandler, RouteResult, Runtime } from "./routes/context.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { feedRoutes } from "./routes/feeds.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
 import { requestRoutes } from "./routes/requests.ts";
@@ -35,6 +36,7 @@ const ROUTES: Record<string, RouteHandler> = {
   ...feedRoutes,
   ...requestRoutes,
   ...webhookRoutes,
+  ...eventRoutes,
 };
 
 type ServicePath = "/healthz" | "/readyz" | "/docs";
@@ -187,6 +189,12 @@ export class MockCore {
       const current = query[name];
       query[name] =
         current === undefined ? value : [...(Array.isArray(current) ? current : [current]), value];
+    }
+    // An explode-form list sent once is still a list (`?type=a` is `["a"]`), as on the server.
+    for (const p of operation.parameters) {
+      const value = query[p.name];
+      if (p.in === "query" && p.schema?.type === "array" && typeof value === "string")
+        query[p.name] = [value];
     }
     const headerRecord: Record<string, string> = Object.create(null);
     request.headers.forEach((value, name) => {

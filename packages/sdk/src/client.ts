@@ -8,6 +8,7 @@ import { DEFAULT_POLL_TIMING } from "./internal/poll.ts";
 import { createThrottle } from "./internal/throttle.ts";
 import { activeTraceparent } from "./internal/traceparent.ts";
 import { createTransport, type FetchLike } from "./internal/transport.ts";
+import { type EventsResource, eventsResource } from "./resources/events.ts";
 import { type InventoryResource, inventoryResource } from "./resources/inventory.ts";
 import { type OrdersResource, ordersResource } from "./resources/orders.ts";
 import { type RequestsResource, requestsResource } from "./resources/requests.ts";
@@ -91,6 +92,8 @@ export interface OisrClient {
   readonly returns: ReturnsResource;
   readonly requests: RequestsResource;
   readonly webhooks: WebhooksResource;
+  /** The account's events, pulled: the same objects as the webhook bodies. */
+  readonly events: EventsResource;
   /**
    * The underlying typed openapi-fetch client, for anything the helpers do not cover. It shares
    * the retries, timeouts, idempotency keys, throttle and auth; it returns `{ data, error, response }`
@@ -149,6 +152,7 @@ export function createClient(options: ClientOptions): OisrClient {
     returns: returnsResource(ctx),
     requests: requestsResource(ctx),
     webhooks: webhooksResource(ctx),
+    events: eventsResource(ctx),
     raw,
   };
 }

@@ -25,6 +25,7 @@ export type { ApiPromise, WithResponse } from "./internal/api-promise.ts";
 export type { IngestAndWaitOptions, IngestOptions, RequestOptions } from "./internal/context.ts";
 export type { ChangesOptions } from "./internal/paginate.ts";
 export type { WaitForOptions } from "./internal/poll.ts";
+export type { EventChangesOptions, EventsResource } from "./resources/events.ts";
 export type { InventoryResource } from "./resources/inventory.ts";
 export type { OrderChangesOptions, OrdersResource } from "./resources/orders.ts";
 export type { RequestsResource } from "./resources/requests.ts";

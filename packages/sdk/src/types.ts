@@ -87,6 +87,12 @@ export type WebhookTestEvent = Schemas["WebhookTestEvent"];
 /** Any delivery `verifyWebhook` accepts; narrow on `type`. */
 export type WebhookEvent = ReturnEvent | WebhookTestEvent;
 
+// ── Events ───────────────────────────────────────────────────────────────────────────────────
+/** An event of the account as `events.list` and `events.get` return it: a webhook body. */
+export type Event = Schemas["Event"];
+export type EventPage = Schemas["EventPage"];
+export type ListEventsParams = Query<"listEvents">;
+
 // ── Lists ────────────────────────────────────────────────────────────────────────────────────
 /** The shape every list endpoint answers: `next_cursor` is present on every page, the last one included. */
 export interface Page<T> {

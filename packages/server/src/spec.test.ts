@@ -7,10 +7,9 @@ const spec = loadSpec();
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 /**
- * The operations of the product contract (sections 1–6) that this version implements. The events
- * feed, webhook recovery and delivery retry (GET /events, GET /events/{event_id},
- * POST /webhook_subscriptions/{id}/recover, …/deliveries/{delivery_id}/retry) join this list with
- * issue 17.
+ * The operations of the product contract (sections 1–6) that this version implements. Webhook
+ * recovery and delivery retry (POST /webhook_subscriptions/{id}/recover,
+ * …/deliveries/{delivery_id}/retry) join this list with issue 17.
  */
 const CONTRACT_OPERATIONS = [
   "POST /ingest/orders",
@@ -33,6 +32,8 @@ const CONTRACT_OPERATIONS = [
   "POST /webhook_subscriptions/{id}/rotate_secret",
   "POST /webhook_subscriptions/{id}/test",
   "GET /webhook_subscriptions/{id}/deliveries",
+  "GET /events",
+  "GET /events/{event_id}",
   "GET /openapi.json",
   "GET /healthz",
   "GET /readyz",

@@ -575,6 +575,76 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List events (feed)
+         * @description Lists the account's events, oldest first and newest last: the same objects the webhook
+         *     deliveries carry (same `id`, which is their `webhook-id`, same `type`, `created_at` and
+         *     `data`), whether or not a subscription received them. Use it to pull events instead of
+         *     receiving them (an endpoint behind a firewall), or to rebuild state after an outage.
+         *
+         *     It is a feed like `GET /orders`: ordered by a per-account sequence handed out in commit
+         *     order, so storing `next_cursor` (present on every page, also the last and empty ones) and
+         *     calling again with it gives every event committed since, and never misses one, also while
+         *     writes commit concurrently. An event is listed once and never changes.
+         *
+         *     `webhook.test` events are not events of the account's data: they are sent to one
+         *     subscription only, and are neither listed here nor found by `GET /events/{event_id}`.
+         *
+         *     Events are kept for the request retention period (30 days by default); older ones drop
+         *     out of the feed.
+         *
+         *     The cursor carries the filters it was made with (`type` and `created_since`). Send the same
+         *     filters with it (or none of them); a cursor sent with different filters is `400` with code
+         *     `invalid_cursor`.
+         *
+         *     Rate-limit scope: `events_read`.
+         */
+        get: operations["listEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/events/{event_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The event's id (`evt_...`), the `webhook-id` of its deliveries.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an event
+         * @description Returns one event by its id (`evt_...`, the `webhook-id` of its deliveries), as webhook
+         *     deliveries carry it. An event that does not exist, belongs to another account, is a
+         *     `webhook.test` event or is older than the retention period (30 days by default) is `404`.
+         *
+         *     Rate-limit scope: `events_read`.
+         */
+        get: operations["getEvent"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1633,6 +1703,21 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description An event of the account, as `GET /events` lists it and as webhook deliveries carry it (the
+         *     same bytes' object: `id`, `type`, `created_at`, `data.object`). Narrow on `type`; more
+         *     event types may come, so ignore the ones you do not know. `webhook.test` events are not
+         *     among them. Today every one is a `ReturnEvent`.
+         */
+        Event: components["schemas"]["ReturnEvent"];
+        EventPage: {
+            /** @description Events, oldest first. */
+            data: components["schemas"]["Event"][];
+            /** @description Cursor for the next page, present on every page. */
+            next_cursor: string;
+            /** @description Whether more events are available right now. */
+            has_more: boolean;
+        };
         HealthStatus: {
             /** @constant */
             status: "ok";
@@ -1889,6 +1974,21 @@ export interface components {
          */
         SkuFilter: string;
         /**
+         * @description Only events of these types. Repeat the parameter for several:
+         *     `?type=return.created&type=return.completed`.
+         * @example [
+         *       "return.created",
+         *       "return.completed"
+         *     ]
+         */
+        EventTypeFilter: components["schemas"]["WebhookEventType"][];
+        /**
+         * @description Only events whose `created_at` is at or after this instant. Useful for a first sync that
+         *     skips old history; for incremental polling, use the cursor.
+         * @example 2025-03-01T00:00:00Z
+         */
+        CreatedSince: string;
+        /**
          * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
          *     For 24 hours, the same account, endpoint and key with the same body answers the original
          *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
@@ -1925,6 +2025,11 @@ export interface components {
          * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
          */
         SubscriptionId: string;
+        /**
+         * @description The event's id (`evt_...`), the `webhook-id` of its deliveries.
+         * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+         */
+        EventIdPath: string;
         /**
          * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
          * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
@@ -3095,6 +3200,121 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookDeliveryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listEvents: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+                /**
+                 * @description Only events of these types. Repeat the parameter for several:
+                 *     `?type=return.created&type=return.completed`.
+                 * @example [
+                 *       "return.created",
+                 *       "return.completed"
+                 *     ]
+                 */
+                type?: components["parameters"]["EventTypeFilter"];
+                /**
+                 * @description Only events whose `created_at` is at or after this instant. Useful for a first sync that
+                 *     skips old history; for incremental polling, use the cursor.
+                 * @example 2025-03-01T00:00:00Z
+                 */
+                created_since?: components["parameters"]["CreatedSince"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of the events feed. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getEvent: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The event's id (`evt_...`), the `webhook-id` of its deliveries.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                event_id: components["parameters"]["EventIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Event"];
                 };
             };
             400: components["responses"]["BadRequest"];

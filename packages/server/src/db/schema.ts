@@ -199,7 +199,14 @@ export const events = pgTable(
   {
     accountId: text("account_id").notNull(),
     id: text("id").notNull(),
+    /** Insertion order across accounts, for the dispatcher's fan-out only: not commit order. */
     seq: bigserial("seq", { mode: "number" }).notNull(),
+    /**
+     * Position in the account's GET /events feed, from `accounts.feed_seq` under the account row
+     * lock (store/changes.ts), so in commit order. Null for `webhook.test` events, which are not
+     * listed: a writer of account events must take positions the same way, or they are never listed.
+     */
+    feedSeq: bigint("feed_seq", { mode: "number" }),
     type: text("type").notNull(),
     payload: jsonb("payload").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
@@ -211,6 +218,7 @@ export const events = pgTable(
   (t) => [
     primaryKey({ columns: [t.accountId, t.id] }),
     index("events_undispatched_idx").on(t.seq).where(sql`dispatched_at is null`),
+    uniqueIndex("events_feed_idx").on(t.accountId, t.feedSeq),
   ],
 );
 

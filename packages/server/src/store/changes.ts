@@ -1,7 +1,8 @@
-// Writes one applied batch: resources with their new change-feed positions, and the outbox events,
-// all inside the caller's transaction. Each statement has one fixed text whatever the batch size:
-// the rows travel as one JSON parameter and PostgreSQL unpacks them, which keeps a 1000-order
-// batch to a few statements, each prepared once.
+// Writes one applied batch: resources with their new change-feed positions, and the outbox events
+// with their GET /events positions, all inside the caller's transaction. Each statement has one
+// fixed text whatever the batch size: the rows travel as one JSON parameter and PostgreSQL unpacks
+// them, which keeps a 1000-order batch to a few statements, each prepared once.
+import { webhookEventBody } from "@oisr/contract";
 import { eq, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { accounts } from "../db/schema.ts";
@@ -39,11 +40,15 @@ export async function writeChanges(
   /** The writing stage's span (W3C traceparent), kept with its events when tracing is on. */
   traceparent: string | null = null,
 ): Promise<void> {
-  const feedCount = changes.orders.length + changes.returns.length;
+  // Orders, returns and events take their positions from one per-account sequence (each feed
+  // reads only its own table, so the gaps the others leave are harmless).
+  const feedCount = changes.orders.length + changes.returns.length + outbox.length;
   let seq = 0;
   if (feedCount > 0) {
     // Taking the account row lock here orders this account's commits, so feed positions are
-    // handed out in commit order and a poller can never skip past an uncommitted change.
+    // handed out in commit order and a poller can never skip past an uncommitted change. The
+    // events' global bigserial `seq` could not serve GET /events: it is drawn at insert, so a
+    // transaction holding seq 10 may commit after one holding seq 11 has been read past.
     const [row] = await tx
       .update(accounts)
       .set({ feedSeq: sql`${accounts.feedSeq} + ${feedCount}` })
@@ -75,6 +80,7 @@ export async function writeChanges(
       on conflict (account_id, id) do update set
         status = excluded.status, updated_at = excluded.updated_at, body = excluded.body,
         feed_seq = case when returns.body->'version' = excluded.body->'version' then returns.feed_seq else excluded.feed_seq end`);
+    seq += changes.returns.length;
   }
   if (changes.shipments.length > 0) {
     await tx.execute(sql`
@@ -91,13 +97,15 @@ export async function writeChanges(
       on conflict (account_id, location_id, sku) do update set as_of = excluded.as_of, body = excluded.body`);
   }
   if (outbox.length > 0) {
+    // The payload is the webhook body and the GET /events object alike: one shape, stored once.
     const rows = outbox.map((e) => {
       const id = newId("evt");
-      return { id, type: e.type, payload: { id, type: e.type, created_at: now, data: { object: e.object } } };
+      return { id, type: e.type, payload: webhookEventBody(id, e.type, now, e.object) };
     });
     await tx.execute(sql`
-      insert into events (account_id, id, type, created_at, payload, traceparent)
-      select ${accountId}, e.body->>'id', e.body->>'type', ${now}::timestamptz, e.body->'payload', ${traceparent}::text
+      insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent)
+      select ${accountId}, e.body->>'id', ${seq}::bigint + e.n, e.body->>'type', ${now}::timestamptz,
+             e.body->'payload', ${traceparent}::text
         from ${elements(rows)} order by e.n`);
   }
 }

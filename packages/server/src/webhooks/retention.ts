@@ -55,6 +55,9 @@ export async function pruneAttempts(
  * whose event is gone. The remaining attempts of a deleted event (older than the period, or
  * never to be sent) are deleted with it, in the same statement: no attempt outlives its event.
  *
+ * GET /events (store/events.ts) hides events past the period by itself, so an event kept here for
+ * a pending attempt is never listed late; this job only reclaims the space.
+ *
  * Walks account by account along the primary key: event ids are ULIDs, so `id < evt_<cutoff
  * time>` bounds the scan to old events by index; `created_at` remains the rule.
  */

@@ -1,0 +1,49 @@
+// GET /events and GET /events/{event_id}, as the server answers them: the account's events in the
+// order they were recorded (the mock applies one request at a time, so that is commit order), each
+// at its 1-based place in `account.events`, which only ever grows. `webhook.test` events are not
+// listed nor found, and events past the request retention are gone.
+import {
+  eventFeedFilters,
+  eventNotFound,
+  eventTypesOf,
+  feedPage,
+  limitOf,
+  TEST_EVENT_TYPE,
+} from "@oisr/contract";
+import type { WebhookEvent } from "../store/account.ts";
+import { ok, type RouteContext, type RouteHandler } from "./context.ts";
+
+/** The account's listed events with their feed positions, oldest first. */
+function listed(ctx: RouteContext): { seq: number; body: WebhookEvent }[] {
+  const cutoff = ctx.runtime.clock.now() - ctx.runtime.options.requestRetentionMs;
+  return ctx.account.events.flatMap((e, i) =>
+    e.event.type !== TEST_EVENT_TYPE && e.at >= cutoff ? [{ seq: i + 1, body: e.event }] : [],
+  );
+}
+
+const listEvents: RouteHandler = async (ctx) => {
+  const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
+  const { position, filters } = await cursors.decode<number>(ctx.query.cursor, eventFeedFilters(ctx.query));
+  const limit = limitOf(ctx.query);
+  const after = position ?? 0;
+  const types = eventTypesOf(filters);
+  const since = filters.created_since === undefined ? undefined : Date.parse(filters.created_since);
+  const rows = listed(ctx)
+    .filter(
+      (r) =>
+        r.seq > after &&
+        (types === undefined || types.includes(r.body.type)) &&
+        (since === undefined || Date.parse(r.body.created_at) >= since),
+    )
+    .slice(0, limit + 1);
+  return ok(await feedPage(cursors, rows, limit, after, filters));
+};
+
+const getEvent: RouteHandler = (ctx) => {
+  const id = ctx.params.event_id ?? "";
+  const found = listed(ctx).find((r) => r.body.id === id);
+  if (!found) throw eventNotFound(id);
+  return ok(found.body);
+};
+
+export const eventRoutes: Record<string, RouteHandler> = { listEvents, getEvent };

@@ -1,0 +1,50 @@
+// Migration 0009 gives the events written before it their GET /events positions: after everything
+// their account had handed out, in insertion order, with the account's counter moved past them so
+// new positions never collide. Run on a bare PGlite, migration by migration.
+import { PGlite } from "@electric-sql/pglite";
+import { readMigrationFiles } from "drizzle-orm/migrator";
+import { afterAll, describe, expect, it } from "vitest";
+import { migrationsFolder } from "../db/database.ts";
+
+const migrations = readMigrationFiles({ migrationsFolder });
+const FEED = migrations.findIndex((m) => m.sql.some((s) => s.includes('ADD COLUMN "feed_seq" bigint')));
+
+const pg = new PGlite();
+afterAll(() => pg.close());
+
+async function run(index: number): Promise<void> {
+  for (const statement of migrations[index]?.sql ?? []) await pg.exec(statement);
+}
+
+describe("migration 0009 (events feed positions)", () => {
+  it("numbers each account's existing events after its feed counter, leaving test events out", async () => {
+    expect(FEED).toBeGreaterThan(0);
+    for (let i = 0; i < FEED; i++) await run(i);
+    await pg.exec(`
+      insert into accounts (id, name, feed_seq) values ('acc_a', 'a', 5), ('acc_b', 'b', 0), ('acc_c', 'c', 9);
+      insert into events (account_id, id, type, payload) values
+        ('acc_a', 'evt_3', 'return.created', '{}'),
+        ('acc_b', 'evt_1', 'return.created', '{}'),
+        ('acc_a', 'evt_2', 'webhook.test', '{}'),
+        ('acc_a', 'evt_1', 'return.updated', '{}');`);
+    await run(FEED);
+    const events = await pg.query<{ id: string; account_id: string; feed_seq: number | null }>(
+      "select account_id, id, feed_seq::int as feed_seq from events order by account_id, seq",
+    );
+    expect(events.rows).toEqual([
+      { account_id: "acc_a", id: "evt_3", feed_seq: 6 },
+      { account_id: "acc_a", id: "evt_2", feed_seq: null },
+      { account_id: "acc_a", id: "evt_1", feed_seq: 7 },
+      { account_id: "acc_b", id: "evt_1", feed_seq: 1 },
+    ]);
+    const accounts = await pg.query<{ id: string; feed_seq: number }>(
+      "select id, feed_seq::int as feed_seq from accounts order by id",
+    );
+    expect(accounts.rows).toEqual([
+      { id: "acc_a", feed_seq: 7 },
+      { id: "acc_b", feed_seq: 1 },
+      { id: "acc_c", feed_seq: 9 },
+    ]);
+    for (let i = FEED + 1; i < migrations.length; i++) await run(i);
+  });
+});

@@ -1,0 +1,70 @@
+// The account's events as GET /events reads them: the `events` outbox rows that have a feed position
+// (every event but `webhook.test`), younger than the retention, in feed order. The payload is the
+// webhook body as stored (store/changes.ts), so a pulled event and a delivered one are the same.
+//
+// Positions come from `accounts.feed_seq`, taken under the account row lock in the transaction that
+// writes the events, so they are handed out in commit order: reading `feed_seq > cursor` never
+// skips an event that commits later with a lower position (there is none). The retention cut is a
+// read condition, not only the prune job's: an event past it is gone from the API at once, even
+// while retention.ts keeps the row for a delivery still pending.
+import type { Filters } from "@oisr/contract";
+import { eventTypesOf } from "@oisr/contract";
+import type { components } from "@oisr/contract/schema";
+import { and, asc, eq, gt, gte, inArray, isNotNull } from "drizzle-orm";
+import type { Database } from "../db/client.ts";
+import { events } from "../db/schema.ts";
+import type { FeedRow } from "./resources.ts";
+
+/** The payload jsonb as the spec types it: only store/changes.ts writes it, from the domain's typed output. */
+type Event = components["schemas"]["Event"];
+
+export function createEventStore(database: Database, retentionMs: number) {
+  const { db } = database;
+  const cutoff = (now: Date) => new Date(now.getTime() - retentionMs).toISOString();
+
+  return {
+    /** Up to `limit` events after feed position `afterSeq` that pass the filters, oldest first. */
+    async feed(
+      accountId: string,
+      filters: Filters,
+      afterSeq: number,
+      limit: number,
+      now = new Date(),
+    ): Promise<FeedRow<Event>[]> {
+      const conditions = [
+        eq(events.accountId, accountId),
+        gt(events.feedSeq, afterSeq),
+        gte(events.createdAt, cutoff(now)),
+      ];
+      const types = eventTypesOf(filters);
+      if (types) conditions.push(inArray(events.type, types));
+      if (filters.created_since) conditions.push(gte(events.createdAt, filters.created_since));
+      const rows = await db
+        .select({ seq: events.feedSeq, body: events.payload })
+        .from(events)
+        .where(and(...conditions))
+        .orderBy(asc(events.feedSeq))
+        .limit(limit);
+      // `feed_seq > afterSeq` already excludes the null positions of test events.
+      return rows as FeedRow<Event>[];
+    },
+
+    /** One listed event by id, or undefined (unknown, another account's, a test event, or too old). */
+    async get(accountId: string, id: string, now = new Date()): Promise<Event | undefined> {
+      const [row] = await db
+        .select({ body: events.payload })
+        .from(events)
+        .where(
+          and(
+            eq(events.accountId, accountId),
+            eq(events.id, id),
+            isNotNull(events.feedSeq),
+            gte(events.createdAt, cutoff(now)),
+          ),
+        );
+      return row?.body as Event | undefined;
+    },
+  };
+}
+
+export type EventStore = ReturnType<typeof createEventStore>;
