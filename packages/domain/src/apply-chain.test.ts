@@ -1,3 +1,4 @@
+import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import { applyBatch } from "./apply-batch.ts";
 import { applyChain, type ChainedRequest, withChanges } from "./apply-chain.ts";
@@ -34,7 +35,7 @@ const chainOfCustody: ChainedRequest[] = [
   { kind: "inventory", body: { snapshots: [snapshot()] } },
   {
     kind: "orders",
-    body: { orders: [{ ...order, source_updated_at: "2025-01-03T00:00:00Z", currency: "USD" }] },
+    body: { orders: [{ ...order, source_updated_at: at(1440), currency: "EUR" }] },
   },
 ];
 
@@ -110,13 +111,14 @@ describe("applyChain", () => {
 
 describe("mergeReferencedKeys", () => {
   it("is the union of what each request reads", () => {
+    const skuA = { items: [{ sku: "SKU-A", on_hand: 1, available: 1 }] };
     const merged = mergeReferencedKeys([
       referencedKeys("orders", { orders: [orderInput({ external_id: "A" })] }),
       referencedKeys("returns", { returns: [returnInput({ order_id: "A" })] }),
       referencedKeys("inventory", {
-        snapshots: [snapshot(), snapshot({ location_id: "WH-2", mode: "full" })],
+        snapshots: [snapshot(skuA), snapshot({ location_id: "WH-2", mode: "full" })],
       }),
-      referencedKeys("inventory", { snapshots: [snapshot()] }),
+      referencedKeys("inventory", { snapshots: [snapshot(skuA)] }),
     ]);
     expect(merged).toEqual({
       orderRefs: ["A"],

@@ -1,3 +1,4 @@
+import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import { applyDispositions } from "./dispositions.ts";
 import { MemoryState } from "./memory-state.ts";
@@ -31,11 +32,9 @@ function withReturn(status: "requested" | "approved" | "rejected" | "cancelled" 
 describe("applyDispositions: effects", () => {
   it("the first disposition receives the return and emits updated + disposition.created", () => {
     const h = withReturn();
-    const res = h.ok(
-      "dispositions",
-      { dispositions: [dispositionInput({ external_id: "D-1", condition: "like_new" })] },
-      { returnId: "RMA-1" },
-    );
+    // The example disposition without its optional location: it is null.
+    const { location_id, ...input } = dispositionInput({ external_id: "D-1", condition: "like_new" });
+    const res = h.ok("dispositions", { dispositions: [input] }, { returnId: "RMA-1" });
     expect(res.result).toMatchObject({
       created: 1,
       items: [{ index: 0, type: "disposition", id: "dsp_1", outcome: "created" }],
@@ -59,7 +58,7 @@ describe("applyDispositions: effects", () => {
         outcome: "restock",
         condition: "like_new",
         location_id: null,
-        decided_at: "2025-01-08T15:00:00Z",
+        decided_at: at(240),
         note: null,
         created_at: Harness.at(3),
       },

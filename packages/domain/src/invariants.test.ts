@@ -1,3 +1,4 @@
+import { at } from "@oisr/contract/fixtures";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { callerIntent, deriveOrderStatus, isActiveReturn } from "./derive.ts";
@@ -59,7 +60,8 @@ const returnStep = fc
               order_id: r.order,
               // Every status, "completed" too: the spec refuses it, and the rules must as well.
               status: r.status as ReturnInput["status"],
-              source_updated_at: `2025-01-05T08:00:${String(tick).padStart(2, "0")}Z`,
+              // `tick` seconds after a default return's source_updated_at (at(121)).
+              source_updated_at: at(121 + tick / 60),
               items: r.items.map((i) => ({ ...i, reason_code: "other" as const })),
             }),
           ],
@@ -97,7 +99,8 @@ const orderStep = fc
             orderInput({
               external_id: o.ext,
               status: o.intent as "open" | "on_hold" | "cancelled",
-              source_updated_at: `2025-01-01T10:00:${String(tick).padStart(2, "0")}Z`,
+              // `tick` seconds after a default order's source_updated_at (at(1)).
+              source_updated_at: at(1 + tick / 60),
               lines: [
                 { line_id: "L1", sku: "A", quantity: o.l1, unit_price: "1.00" },
                 { line_id: "L2", sku: "B", quantity: 2, unit_price: "1.00" },

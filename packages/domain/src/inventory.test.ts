@@ -1,11 +1,14 @@
+import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import type { InventorySnapshotInput } from "./input.ts";
 import type { Outcome } from "./model.ts";
 import { Harness, snapshot } from "./test-support.ts";
 
-const T1 = "2025-01-01T00:00:00Z";
-const T2 = "2025-01-02T00:00:00Z";
-const T3 = "2025-01-03T00:00:00Z";
+// A day apart on the fixtures' timeline; T1 is a default snapshot's as_of.
+const T1 = at(0);
+const T2 = at(1440);
+const T3 = at(2880);
+const SKU_A = { sku: "SKU-A", on_hand: 10, available: 8, reserved: 2 };
 
 function levels(h: Harness, location = "WH-1") {
   return h.state
@@ -60,10 +63,10 @@ describe("applyInventory", () => {
     ["newer with other quantities", T2, 5, "updated", 5, T2],
     ["newer with the same quantities", T2, 10, "unchanged", 10, T2],
     ["equal as_of", T1, 5, "stale", 10, T1],
-    ["older as_of", "2024-12-31T00:00:00Z", 5, "stale", 10, T1],
+    ["older as_of", at(-1440), 5, "stale", 10, T1],
   ])("a level replaced by %s", (_, asOf, onHand, outcome, storedOnHand, storedAsOf) => {
     const h = new Harness();
-    h.ok("inventory", { snapshots: [snapshot()] });
+    h.ok("inventory", { snapshots: [snapshot({ items: [SKU_A] })] });
     const res = h.ok("inventory", {
       snapshots: [
         snapshot({ as_of: asOf, items: [{ sku: "SKU-A", on_hand: onHand, available: 8, reserved: 2 }] }),
@@ -78,8 +81,8 @@ describe("applyInventory", () => {
 
   it("a confirmation advances as_of, so a snapshot taken in between arrives stale", () => {
     const h = new Harness();
-    h.ok("inventory", { snapshots: [snapshot()] });
-    h.ok("inventory", { snapshots: [snapshot({ as_of: T3 })] });
+    h.ok("inventory", { snapshots: [snapshot({ items: [SKU_A] })] });
+    h.ok("inventory", { snapshots: [snapshot({ as_of: T3, items: [SKU_A] })] });
     expect(h.state.inventoryLevel("WH-1", "SKU-A")?.updated_at).toBe(Harness.at(1));
     const late = h.ok("inventory", {
       snapshots: [snapshot({ as_of: T2, items: [{ sku: "SKU-A", on_hand: 0, available: 0 }] })],

@@ -1,3 +1,4 @@
+import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import { MemoryState } from "./memory-state.ts";
 import { Overlay } from "./overlay.ts";
@@ -29,7 +30,7 @@ describe("MemoryState", () => {
     const line = order.lines[0];
     if (line) line.quantity = 99;
     expect(state.orderById("ord_1")).toMatchObject({
-      currency: "EUR",
+      currency: "USD",
       lines: [{ quantity: 2 }, { quantity: 1 }],
     });
   });
@@ -37,7 +38,7 @@ describe("MemoryState", () => {
   it("re-indexes a return that moved to another order", () => {
     const h = twoOrdersOneReturn();
     h.ok("returns", {
-      returns: [returnInput({ order_id: "SO-2", source_updated_at: "2025-02-01T00:00:00Z" })],
+      returns: [returnInput({ order_id: "SO-2", source_updated_at: at(1440) })],
     });
     expect(h.state.returnsForOrder("ord_1")).toEqual([]);
     expect(h.state.returnsForOrder("ord_2").map((r) => r.id)).toEqual(["ret_1"]);

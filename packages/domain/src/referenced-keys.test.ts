@@ -1,3 +1,4 @@
+import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import { applyBatch } from "./apply-batch.ts";
 import type { IngestBodies } from "./input.ts";
@@ -51,6 +52,10 @@ function preload(full: MemoryState, keys: ReferencedKeys): MemoryState {
 
 type Step = { [K in IngestKind]: [K, IngestBodies[K], BatchParams?] }[IngestKind];
 
+/** Returns of L1 only, so that SO-1's L2 is left for RMA-3 and for the disposition that must fail. */
+const l1Only = { items: [{ line_id: "L1", quantity: 1, reason_code: "damaged" as const }] };
+const skuA = { items: [{ sku: "SKU-A", on_hand: 10, available: 8, reserved: 2 }] };
+
 const steps: Step[] = [
   [
     "orders",
@@ -76,7 +81,12 @@ const steps: Step[] = [
   ],
   [
     "returns",
-    { returns: [returnInput(), returnInput({ external_id: "RMA-2", order_id: "SO-2", status: "approved" })] },
+    {
+      returns: [
+        returnInput(l1Only),
+        returnInput({ ...l1Only, external_id: "RMA-2", order_id: "SO-2", status: "approved" }),
+      ],
+    },
   ],
   [
     "returns",
@@ -90,11 +100,11 @@ const steps: Step[] = [
     "returns",
     {
       returns: [
-        returnInput({ external_id: "RMA-2", order_id: "SO-1", source_updated_at: "2025-02-01T00:00:00Z" }),
+        returnInput({ ...l1Only, external_id: "RMA-2", order_id: "SO-1", source_updated_at: at(1440) }),
       ],
     },
   ],
-  ["returns", { returns: [returnInput({ order_id: "SO-3", source_updated_at: "2025-02-01T00:00:00Z" })] }],
+  ["returns", { returns: [returnInput({ ...l1Only, order_id: "SO-3", source_updated_at: at(1440) })] }],
   ["dispositions", { dispositions: [dispositionInput({ external_id: "D1" })] }, { returnId: "RMA-1" }],
   [
     "dispositions",
@@ -102,7 +112,7 @@ const steps: Step[] = [
     { returnId: "ret_1" },
   ],
   ["dispositions", { dispositions: [dispositionInput()] }, { returnId: "RMA-404" }],
-  ["orders", { orders: [orderInput({ status: "cancelled", source_updated_at: "2025-03-01T00:00:00Z" })] }],
+  ["orders", { orders: [orderInput({ status: "cancelled", source_updated_at: at(2880) })] }],
   [
     "inventory",
     {
@@ -125,10 +135,10 @@ const steps: Step[] = [
         snapshot({
           location_id: "WH-2",
           mode: "full",
-          as_of: "2025-02-01T00:00:00Z",
+          as_of: at(1440),
           items: [{ sku: "X", on_hand: 3, available: 3 }],
         }),
-        snapshot({ as_of: "2025-02-01T00:00:00Z" }),
+        snapshot({ as_of: at(1440) }),
       ],
     },
   ],
@@ -162,7 +172,7 @@ describe("referencedKeys", () => {
     expect(
       referencedKeys("inventory", {
         snapshots: [
-          snapshot(),
+          snapshot(skuA),
           snapshot({ location_id: "WH-2", mode: "full" }),
           snapshot({ location_id: "WH-2" }),
         ],

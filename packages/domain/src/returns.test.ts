@@ -1,3 +1,4 @@
+import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import type { ReturnInput } from "./input.ts";
 import type { ItemError, ReturnStatus } from "./model.ts";
@@ -10,7 +11,8 @@ import {
   shipmentInput,
 } from "./test-support.ts";
 
-const later = (day: number) => `2025-01-${String(day).padStart(2, "0")}T08:00:00Z`;
+/** `day - 5` days after a default return's source_updated_at (which is day 5, on the fixtures' timeline). */
+const later = (day: number) => at(121 + (day - 5) * 1440);
 
 function withOrder(): Harness {
   const h = new Harness();
@@ -21,8 +23,13 @@ function withOrder(): Harness {
 describe("applyReturns: create", () => {
   it("stores the return against the order and emits return.created", () => {
     const h = withOrder();
+    // The example RMA without a status (it starts requested), a customer note or item notes.
+    const { status, customer_note, ...input } = returnInput({
+      reason: "broken",
+      tracking: { carrier: "ups", tracking_number: "T1" },
+    });
     const res = h.ok("returns", {
-      returns: [returnInput({ reason: "broken", tracking: { carrier: "ups", tracking_number: "T1" } })],
+      returns: [{ ...input, items: input.items.map(({ note, ...item }) => item) }],
     });
     const expected = {
       id: "ret_1",
@@ -35,7 +42,15 @@ describe("applyReturns: create", () => {
       items: [
         {
           line_id: "L1",
-          sku: "SKU-A",
+          sku: "TEE-ORG-BLK-M", // the order line's: the item sends none
+          quantity: 1,
+          reason_code: "size_or_fit",
+          note: null,
+          quantity_dispositioned: 0,
+        },
+        {
+          line_id: "L2",
+          sku: "MUG-STW-12OZ",
           quantity: 1,
           reason_code: "damaged",
           note: null,
@@ -43,11 +58,11 @@ describe("applyReturns: create", () => {
         },
       ],
       tracking: { carrier: "ups", tracking_number: "T1" },
-      requested_at: "2025-01-05T08:00:00Z",
+      requested_at: at(120),
       received_at: null,
       completed_at: null,
       dispositions: [],
-      source_updated_at: "2025-01-05T08:00:00Z",
+      source_updated_at: at(121),
       version: 1,
       created_at: Harness.at(2),
       updated_at: Harness.at(2),
@@ -57,7 +72,7 @@ describe("applyReturns: create", () => {
     expect(res.events).toEqual([{ type: "return.created", return: expected }]);
     // The order shows what is being returned, as a new version.
     const order = h.state.orderById("ord_1");
-    expect(order?.lines.map((l) => l.quantity_returned)).toEqual([1, 0]);
+    expect(order?.lines.map((l) => l.quantity_returned)).toEqual([1, 1]);
     expect(order).toMatchObject({ version: 2, updated_at: Harness.at(2) });
   });
 
@@ -96,7 +111,7 @@ describe("applyReturns: create", () => {
 describe("applyReturns: updates", () => {
   it("moves along the state machine with return.updated, and a cancellation releases quantity", () => {
     const h = withOrder();
-    h.ok("returns", { returns: [returnInput()] });
+    h.ok("returns", { returns: [returnInput({ status: "requested" })] });
     const approved = h.ok("returns", {
       returns: [returnInput({ status: "approved", source_updated_at: later(6) })],
     });
@@ -117,7 +132,8 @@ describe("applyReturns: updates", () => {
   it("an update without status keeps the current one", () => {
     const h = withOrder();
     h.ok("returns", { returns: [returnInput({ status: "approved" })] });
-    h.ok("returns", { returns: [returnInput({ customer_note: "soon", source_updated_at: later(6) })] });
+    const { status, ...withoutStatus } = returnInput({ customer_note: "soon", source_updated_at: later(6) });
+    h.ok("returns", { returns: [withoutStatus] });
     expect(h.state.returnById("ret_1")).toMatchObject({
       status: "approved",
       customer_note: "soon",
@@ -137,7 +153,7 @@ describe("applyReturns: updates", () => {
     expect([...stale.events, ...unchanged.events]).toEqual([]);
     expect(h.state.returnById("ret_1")).toMatchObject({
       version: 1,
-      reason: null,
+      reason: returnInput().reason,
       source_updated_at: later(9),
     });
   });
@@ -158,7 +174,15 @@ describe("applyReturns: updates", () => {
       returns: [returnInput({ items: [{ line_id: "L1", quantity: 2, reason_code: "damaged" }] })],
     });
     h.ok("dispositions", { dispositions: [dispositionInput()] }, { returnId: "RMA-1" });
-    const res = h.ok("returns", { returns: [returnInput({ source_updated_at: later(9) })] });
+    const res = h.ok("returns", {
+      returns: [
+        returnInput({
+          status: "received", // where the disposition moved it
+          items: [{ line_id: "L1", quantity: 1, reason_code: "damaged" }],
+          source_updated_at: later(9),
+        }),
+      ],
+    });
     expect(res.events.map((e) => e.type)).toEqual(["return.updated", "return.completed"]);
     expect(h.state.returnById("ret_1")).toMatchObject({ status: "completed", completed_at: Harness.at(4) });
   });
@@ -228,10 +252,11 @@ describe("applyReturns: rules", () => {
     [
       "an item below its dispositioned quantity",
       (h) => {
-        h.ok("returns", { returns: [returnInput({ items: items(["L1", 2]) })] });
+        // L2 is not dispositioned yet, so the return stays received.
+        h.ok("returns", { returns: [returnInput({ items: items(["L1", 2], ["L2", 1]) })] });
         h.ok("dispositions", { dispositions: [dispositionInput({ quantity: 2 })] }, { returnId: "RMA-1" });
       },
-      { items: items(["L1", 1]), source_updated_at: later(9) },
+      { status: "received", items: items(["L1", 1], ["L2", 1]), source_updated_at: later(9) },
       [{ pointer: "/returns/0/items/0/quantity", code: "item_below_dispositioned" }],
     ],
     [
@@ -240,7 +265,7 @@ describe("applyReturns: rules", () => {
         h.ok("returns", { returns: [returnInput({ items: items(["L1", 1], ["L2", 1]) })] });
         h.ok("dispositions", { dispositions: [dispositionInput()] }, { returnId: "RMA-1" });
       },
-      { items: items(["L2", 1]), source_updated_at: later(9) },
+      { status: "received", items: items(["L2", 1]), source_updated_at: later(9) },
       [{ pointer: "/returns/0/items", code: "item_below_dispositioned" }],
     ],
   ])("%s fails", (_, setup, change, expected) => {

@@ -1,3 +1,4 @@
+import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import type { ShipmentInput } from "./input.ts";
 import type { ItemError } from "./model.ts";
@@ -12,9 +13,12 @@ function withOrder(...overrides: Parameters<typeof orderInput>): Harness {
 describe("applyShipments: effects", () => {
   it("records the shipment and updates the order lines, status, version and summary", () => {
     const h = withOrder();
-    const res = h.ok("shipments", {
-      shipments: [shipmentInput({ lines: [{ line_id: "L1", quantity: 1 }], tracking_number: "1Z" })],
+    // The example shipment without its optional service, tracking URL and location: they are null.
+    const { service, tracking_url, location_id, ...input } = shipmentInput({
+      lines: [{ line_id: "L1", quantity: 1 }],
+      tracking_number: "1Z",
     });
+    const res = h.ok("shipments", { shipments: [input] });
     expect(res.result).toMatchObject({
       created: 1,
       items: [{ index: 0, type: "shipment", id: "shp_1", outcome: "created" }],
@@ -24,11 +28,11 @@ describe("applyShipments: effects", () => {
         id: "shp_1",
         external_id: "SH-1",
         order_id: "ord_1",
-        carrier: "dhl",
+        carrier: "UPS",
         service: null,
         tracking_number: "1Z",
         tracking_url: null,
-        shipped_at: "2025-01-02T09:00:00Z",
+        shipped_at: at(60),
         location_id: null,
         lines: [{ line_id: "L1", quantity: 1 }],
         created_at: Harness.at(2),
@@ -42,11 +46,11 @@ describe("applyShipments: effects", () => {
       {
         id: "shp_1",
         external_id: "SH-1",
-        carrier: "dhl",
+        carrier: "UPS",
         service: null,
         tracking_number: "1Z",
         tracking_url: null,
-        shipped_at: "2025-01-02T09:00:00Z",
+        shipped_at: at(60),
         location_id: null,
         lines: [{ line_id: "L1", quantity: 1 }],
         created_at: Harness.at(2),
@@ -77,7 +81,7 @@ describe("applyShipments: effects", () => {
     const h = withOrder({ status: "on_hold" });
     h.ok("shipments", { shipments: [shipmentInput()] });
     expect(h.state.orderById("ord_1")?.status).toBe("on_hold");
-    h.ok("orders", { orders: [orderInput({ status: "open", source_updated_at: "2025-02-01T00:00:00Z" })] });
+    h.ok("orders", { orders: [orderInput({ status: "open", source_updated_at: at(1440) })] });
     expect(h.state.orderById("ord_1")?.status).toBe("shipped");
   });
 });
@@ -130,7 +134,7 @@ describe("applyShipments: rules", () => {
       "cancelled order",
       (h) =>
         h.ok("orders", {
-          orders: [orderInput({ status: "cancelled", source_updated_at: "2025-02-01T00:00:00Z" })],
+          orders: [orderInput({ status: "cancelled", source_updated_at: at(1440) })],
         }),
       {},
       [{ pointer: "/shipments/0/order_id", code: "order_cancelled" }],

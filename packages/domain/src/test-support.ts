@@ -1,5 +1,6 @@
 // Shared fixtures for the unit tests (not part of the public API).
 
+import { disposition, snapshot as exampleSnapshot, order, returnOf, shipment } from "@oisr/contract/fixtures";
 import { applyBatch } from "./apply-batch.ts";
 import type {
   DispositionInput,
@@ -28,65 +29,29 @@ export function testContext(now = NOW): DomainContext {
   };
 }
 
+// Bodies: the shared fixtures (@oisr/contract/fixtures, the spec's examples with lines L1 × 2 and
+// L2 × 1 and caller timestamps on its timeline `at(minutes)`), with the ids the expectations here
+// name pinned: order SO-1, shipment SH-1, return RMA-1, location WH-1. Snapshots are partial (the
+// mode an absent `mode` means) unless a test says full: the example's nightly count is full.
+
 export function orderInput(overrides: Partial<OrderInput> = {}): OrderInput {
-  return {
-    external_id: "SO-1",
-    source: "shopify",
-    currency: "EUR",
-    placed_at: "2025-01-01T10:00:00Z",
-    ship_to: { name: "Ada Lovelace", line1: "1 Analytical Row", city: "London", country: "GB" },
-    lines: [
-      { line_id: "L1", sku: "SKU-A", quantity: 2, unit_price: "10.00" },
-      { line_id: "L2", sku: "SKU-B", quantity: 1, unit_price: "5.50" },
-    ],
-    source_updated_at: "2025-01-01T10:00:00Z",
-    ...overrides,
-  };
+  return order({ external_id: "SO-1", ...overrides });
 }
 
 export function shipmentInput(overrides: Partial<ShipmentInput> = {}): ShipmentInput {
-  return {
-    external_id: "SH-1",
-    order_id: "SO-1",
-    carrier: "dhl",
-    shipped_at: "2025-01-02T09:00:00Z",
-    lines: [
-      { line_id: "L1", quantity: 2 },
-      { line_id: "L2", quantity: 1 },
-    ],
-    ...overrides,
-  };
+  return shipment("SO-1", { external_id: "SH-1", ...overrides });
 }
 
 export function returnInput(overrides: Partial<ReturnInput> = {}): ReturnInput {
-  return {
-    external_id: "RMA-1",
-    order_id: "SO-1",
-    items: [{ line_id: "L1", quantity: 1, reason_code: "damaged" }],
-    requested_at: "2025-01-05T08:00:00Z",
-    source_updated_at: "2025-01-05T08:00:00Z",
-    ...overrides,
-  };
+  return returnOf("SO-1", { external_id: "RMA-1", ...overrides });
 }
 
 export function dispositionInput(overrides: Partial<DispositionInput> = {}): DispositionInput {
-  return {
-    line_id: "L1",
-    quantity: 1,
-    outcome: "restock",
-    decided_at: "2025-01-08T15:00:00Z",
-    ...overrides,
-  };
+  return disposition("L1", 1, overrides);
 }
 
 export function snapshot(overrides: Partial<InventorySnapshotInput> = {}): InventorySnapshotInput {
-  return {
-    location_id: "WH-1",
-    as_of: "2025-01-01T00:00:00Z",
-    mode: "partial",
-    items: [{ sku: "SKU-A", on_hand: 10, available: 8, reserved: 2 }],
-    ...overrides,
-  };
+  return exampleSnapshot({ location_id: "WH-1", mode: "partial", ...overrides });
 }
 
 export type Succeeded = Extract<ApplyResult, { status: "succeeded" }>;
