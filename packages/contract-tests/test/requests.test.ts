@@ -108,6 +108,23 @@ describe.each(targets)("requests — $name", (target) => {
     }
   });
 
+  it("a 202 is readable at once: 20 concurrent callers, each reading its record right after every ingest, never get a 404", async () => {
+    // Section 3: the call is stored before it is answered. Concurrency matters: a driver setting
+    // once let the 202 overtake the insert's commit under load (1–18 of 400 pairs, session 6).
+    const c = await h.account();
+    const missing: string[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 20; i++) {
+          const ack = await c.ingest("/ingest/orders", { orders: [order()] });
+          const read = await c.get(`/requests/${ack.body.request_id}`);
+          if (read.status !== 200) missing.push(`${ack.body.request_id}: ${read.status}`);
+        }
+      }),
+    );
+    expect(missing).toEqual([]);
+  });
+
   it("GET /requests lists the account's requests newest first, with complete records", async () => {
     const c = await h.account();
     const ids = await three(c);

@@ -21,6 +21,7 @@ describe.runIf(adminUrl)("PostgreSQL behind a transaction pooler, no LISTEN conn
       loadConfig({
         DATABASE_URL: url.toString(),
         OISR_DATABASE_POOLING: "transaction",
+        OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000, requests_read: 100_000 }),
         PORT: "0",
         LOG_LEVEL: "silent",
       }),
@@ -57,5 +58,29 @@ describe.runIf(adminUrl)("PostgreSQL behind a transaction pooler, no LISTEN conn
       if (status !== "succeeded") await new Promise((resolve) => setTimeout(resolve, 20));
     }
     expect(status).toBe("succeeded");
+  });
+
+  it("answers 202 only once the request is stored: 20 concurrent callers reading each record at once never get 404", async () => {
+    // With postgres.js's `max_pipeline: 1` (session 5's pooled setting), 1–18 of these 400 reads
+    // answered 404 while the workers polled: the insert committed after its 202 had gone out.
+    const { token } = await server.services.accounts.createAccount("pooled-read-your-writes");
+    const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+    const missing: string[] = [];
+    await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        for (let i = 0; i < 20; i++) {
+          const ack = await fetch(`${server.url}/ingest/orders`, {
+            method: "POST",
+            headers,
+            body: JSON.stringify({ orders: [order()] }),
+          });
+          const { request_id } = (await ack.json()) as { request_id: string };
+          const read = await fetch(`${server.url}/requests/${request_id}`, { headers });
+          await read.arrayBuffer();
+          if (read.status !== 200) missing.push(`${request_id}: ${read.status}`);
+        }
+      }),
+    );
+    expect(missing).toEqual([]);
   });
 });

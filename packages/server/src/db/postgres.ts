@@ -37,9 +37,12 @@ function connect(postgres: typeof postgresType, url: string, max: number, pooled
   return postgres(url, {
     max,
     prepare: !pooled,
-    // postgres.js pipelines queries on a busy connection, sending the next before the answer to the
-    // last; through a transaction pooler each must wait for its own server connection.
-    ...(pooled ? { max_pipeline: 1 } : {}),
+    // postgres.js's own pipelining stays on behind a pooler too: each pipelined statement ends with
+    // its Sync, so PgBouncer (transaction mode) runs each as a transaction of its own. With
+    // `max_pipeline: 1` (tried in session 5) a call could get its 202 before the insert of its
+    // request was visible to other connections: 1–18 of 400 concurrent ingest → GET pairs answered
+    // 404, through PgBouncer and on a direct connection alike; with pipelining, none (session 6,
+    // contract test "a 202 is readable at once").
     // postgres.js reads the array types on each new connection; through a pooler that query can
     // fail after the pooler accepted the connection (PgBouncer: "server login has been failing"),
     // and that failure is an unhandled rejection, which ends the process. Parameters' types are
