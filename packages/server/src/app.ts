@@ -1,45 +1,41 @@
-// createApp(deps): the whole HTTP surface, with every dependency injected.
+// createApp(deps): the whole HTTP surface, every router mounted here with what it needs passed in
+// (openServices builds the stores); only per-call facts travel in res.locals (http/locals.ts).
 import express, { type Express, Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
-import type { Database } from "./db/client.ts";
 import { accessMiddleware } from "./http/access.ts";
 import { largeBodyGate, verifyBody } from "./http/body-limits.ts";
 import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
 import { corsMiddleware } from "./http/cors.ts";
-import type { Cursors } from "./http/cursor.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
+import "./http/locals.ts";
 import { requestLogger } from "./http/request-log.ts";
 import { traceMiddleware } from "./http/trace.ts";
 import { unstorableParameters } from "./http/unstorable-parameters.ts";
-import { type Metrics, metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
-import type { RequestStore } from "./queue/index.ts";
+import { metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
 import { inventoryRoutes } from "./routes/inventory.ts";
 import { orderRoutes } from "./routes/orders.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { returnRoutes } from "./routes/returns.ts";
+import { webhookRoutes } from "./routes/webhooks.ts";
+import type { Services } from "./services.ts";
 import type { OpenApiDocument } from "./spec.ts";
-import type { AccountStore } from "./store/accounts.ts";
-import type { ResourceStore } from "./store/resources.ts";
+import type { Resolver } from "./webhooks/ssrf-guard.ts";
 
-export interface AppDeps {
+type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
+
+export type AppDeps = Services & {
   config: Config;
   logger: Logger;
-  database: Database;
   spec: OpenApiDocument;
-  accounts: AccountStore;
-  requests: RequestStore;
-  resources: ResourceStore;
-  metrics: Metrics;
-  /** Signs and checks page cursors; its key is shared by every process on the database. */
-  cursors: Cursors;
-  /** Extra routers mounted under /v2 after auth and rate limiting (webhooks). */
-  extraRoutes?: Router[];
-}
+  /** DNS for the webhook URL check; the system's unless a test injects one. */
+  resolve?: Resolver;
+};
 
 export function createApp(deps: AppDeps): Express {
   const { config, logger, spec } = deps;
@@ -62,10 +58,6 @@ export function createApp(deps: AppDeps): Express {
 
   const v2 = Router();
   v2.use(accessMiddleware(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope })));
-  v2.use((_req, res, next) => {
-    res.locals.cursors = deps.cursors;
-    next();
-  });
   v2.use(largeBodyGate({ thresholdBytes: 1 << 20, concurrent: config.maxLargeBodies }));
   v2.use(
     express.json({
@@ -78,7 +70,8 @@ export function createApp(deps: AppDeps): Express {
   const { forParameters, bodySchemas } = splitBodySchemas(spec);
   v2.use(
     OpenApiValidator.middleware({
-      apiSpec: forParameters as never,
+      // The document is the spec, checked in CI; its embedded type is looser than the library's.
+      apiSpec: forParameters as ValidatorOptions["apiSpec"],
       validateRequests: { allowUnknownQueryParameters: false, allErrors: true },
       validateResponses: config.validateResponses ? { removeAdditional: false } : false,
       // Checking the spec itself against the OpenAPI meta-schema costs ~0.2 s of every start; the
@@ -95,19 +88,46 @@ export function createApp(deps: AppDeps): Express {
   );
   v2.use(bodyValidation(spec, bodySchemas));
   v2.use(unstorableParameters);
+  const { cursors } = deps;
   v2.use(ingestRoutes(deps.requests, deps.resources));
-  v2.use(requestRoutes(deps.requests, config.requestRetentionDays));
-  v2.use(orderRoutes(deps.resources));
-  v2.use(returnRoutes(deps.resources));
-  v2.use(inventoryRoutes(deps.resources));
-  for (const router of deps.extraRoutes ?? []) v2.use(router);
+  v2.use(requestRoutes(deps.requests, cursors, config.requestRetentionDays));
+  v2.use(orderRoutes(deps.resources, cursors));
+  v2.use(returnRoutes(deps.resources, cursors));
+  v2.use(inventoryRoutes(deps.resources, cursors));
+  v2.use(eventRoutes(deps.events, cursors));
+  v2.use(
+    webhookRoutes({
+      subscriptions: deps.webhookSubscriptions,
+      deliveries: deps.webhookDeliveries,
+      cursors,
+      config,
+      ...(deps.resolve ? { resolve: deps.resolve } : {}),
+    }),
+  );
   app.use("/v2", v2);
   // After /v2: the API's calls, the hot path, then meet no probe or docs routes on their way.
   app.use(healthRoutes(deps.database));
   app.use(docsRoutes());
-  app.use(metricsRoutes(deps.metrics));
+  // With a metrics port, /metrics is served there only (createMetricsApp), off the public API port.
+  if (config.metricsPort === undefined) app.use(metricsRoutes(deps.metrics));
 
   app.use(notFound);
   app.use(errorHandler(logger));
+  return app;
+}
+
+/**
+ * What OISR_METRICS_PORT serves, in any role: /metrics for Prometheus and the probes, so a
+ * worker-only process, which has no API port, can be scraped and probed.
+ */
+export function createMetricsApp(deps: Pick<AppDeps, "database" | "metrics" | "logger">): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.use(traceMiddleware);
+  app.use(healthRoutes(deps.database));
+  app.use(metricsRoutes(deps.metrics));
+  app.use(notFound);
+  app.use(errorHandler(deps.logger));
   return app;
 }

@@ -19,6 +19,12 @@ export interface Config {
   port: number;
   host: string;
   role: Role;
+  /**
+   * `OISR_METRICS_PORT`: a second listener, on `host`, for GET /metrics, /healthz and /readyz, in
+   * any role (a worker-only process has no other). Set, /metrics leaves the API port; unset, a
+   * process with the API serves /metrics there and a worker-only one serves none.
+   */
+  metricsPort: number | undefined;
   databaseUrl: string | undefined;
   /** `transaction` when DATABASE_URL goes through a transaction pooler (PgBouncer); see db/postgres.ts. */
   databasePooling: "none" | "transaction";
@@ -86,6 +92,7 @@ export function loadConfig(env: Environment = process.env): Config {
     port: int(env.PORT, 8080, "PORT"),
     host: env.HOST ?? "127.0.0.1",
     role,
+    metricsPort: parseNonNegativeInteger(env.OISR_METRICS_PORT, "OISR_METRICS_PORT"),
     databaseUrl: env.DATABASE_URL || undefined,
     databasePooling: pooling(env.OISR_DATABASE_POOLING),
     listenDatabaseUrl: env.OISR_LISTEN_DATABASE_URL || undefined,

@@ -52,6 +52,7 @@ export async function serve(config: Config): Promise<void> {
       lines.push(`  Try:   curl -H "Authorization: Bearer $TOKEN" ${server.url}/orders`);
     }
   }
+  if (server.metricsOrigin) lines.push(`  Metrics: ${server.metricsOrigin}/metrics`);
   process.stdout.write(`${lines.join("\n")}\n`);
 
   const shutdown = async (signal: string) => {

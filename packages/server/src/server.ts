@@ -1,14 +1,13 @@
 // Starts the roles of one process (API, workers or both) over one database, and stops them cleanly.
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Express } from "express";
 import type { Logger } from "pino";
-import { createApp } from "./app.ts";
+import { createApp, createMetricsApp } from "./app.ts";
 import type { Config } from "./config.ts";
-import { createCursors } from "./http/cursor.ts";
 import { createLogger } from "./logger.ts";
-import { webhookRoutes } from "./routes/webhooks.ts";
 import { openServices, type Services } from "./services.ts";
 import { loadSpec } from "./spec.ts";
-import { sharedSecret } from "./store/secrets.ts";
 import { startTracing } from "./telemetry/tracing.ts";
 import { startDispatcher } from "./webhooks/dispatcher.ts";
 import { startWorker } from "./worker/worker.ts";
@@ -17,11 +16,44 @@ export interface RunningServer {
   /** Base URL of the API, ending in /v2 (undefined for a worker-only process). */
   url: string | undefined;
   origin: string | undefined;
+  /** Origin of the OISR_METRICS_PORT listener (GET /metrics, /healthz, /readyz); undefined without it. */
+  metricsOrigin: string | undefined;
   services: Services;
   logger: Logger;
   /** Stops accepting, lets in-flight work finish or releases it, closes the database. */
   close(): Promise<void>;
 }
+
+/**
+ * Listens with bounded header, request and keep-alive times, so slow or idle clients cannot hold
+ * connections; resolves once listening, with the port taken (PORT=0 picks a free one).
+ */
+async function listen(app: Express, port: number, config: Config): Promise<{ server: Server; port: number }> {
+  const server = app.listen(port, config.host);
+  server.headersTimeout = config.headersTimeoutMs;
+  server.requestTimeout = config.requestTimeoutMs;
+  server.keepAliveTimeout = config.keepAliveTimeoutMs;
+  // Node enforces the header and request timeouts on a sweep, every 30 s by default: sweep at a
+  // quarter of the shorter one so a 10 s limit holds at 10–12.5 s. The createServer option is
+  // read from this property when "listening" fires, so it must be set before then (untyped).
+  const shortest = Math.min(...[config.headersTimeoutMs, config.requestTimeoutMs].filter((ms) => ms > 0));
+  (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
+    30_000,
+    Math.max(250, Math.floor(shortest / 4)),
+  );
+  await new Promise<void>((resolve, reject) => {
+    server.once("listening", resolve);
+    server.once("error", reject);
+  });
+  return { server, port: (server.address() as AddressInfo).port };
+}
+
+/** Stops accepting connections; resolves once the open ones have ended (idle ones are closed now). */
+const stopListening = (server: Server) => () =>
+  new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    server.closeIdleConnections();
+  });
 
 export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
@@ -31,6 +63,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   const stops: (() => Promise<void>)[] = [];
   let url: string | undefined;
   let origin: string | undefined;
+  let metricsOrigin: string | undefined;
 
   if (config.role !== "api") {
     const worker = await startWorker({ config, logger, services });
@@ -52,51 +85,31 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     stops.push(() => dispatcher.stop());
   }
   if (config.role !== "worker") {
-    const cursors = createCursors(config.cursorSecret ?? (await sharedSecret(services.database, "cursor")));
-    const app = createApp({
-      config,
-      logger,
-      spec: loadSpec(),
-      cursors,
-      ...services,
-      extraRoutes: [webhookRoutes({ database: services.database, config })],
-    });
-    const server = app.listen(config.port, config.host);
-    // Slow or idle clients must not hold connections: bounded header, request and keep-alive times.
-    server.headersTimeout = config.headersTimeoutMs;
-    server.requestTimeout = config.requestTimeoutMs;
-    server.keepAliveTimeout = config.keepAliveTimeoutMs;
+    const app = createApp({ config, logger, spec: loadSpec(), ...services });
+    const { server, port } = await listen(app, config.port, config);
     if (config.maxConnections > 0) server.maxConnections = config.maxConnections;
-    // Node enforces the header and request timeouts on a sweep, every 30 s by default: sweep at a
-    // quarter of the shorter one so a 10 s limit holds at 10–12.5 s. The createServer option is
-    // read from this property when "listening" fires, so it must be set before then (untyped).
-    const shortest = Math.min(...[config.headersTimeoutMs, config.requestTimeoutMs].filter((ms) => ms > 0));
-    (server as { connectionsCheckingInterval?: number }).connectionsCheckingInterval = Math.min(
-      30_000,
-      Math.max(250, Math.floor(shortest / 4)),
-    );
-    await new Promise<void>((resolve, reject) => {
-      server.once("listening", resolve);
-      server.once("error", reject);
-    });
-    const { port } = server.address() as AddressInfo;
     services.database.setLockPort?.(port);
     origin = `http://${config.host}:${port}`;
     url = `${origin}/v2`;
     // Stop the listener first so no new call is accepted while the rest shuts down.
-    stops.unshift(
-      () =>
-        new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        }),
+    stops.unshift(stopListening(server));
+  }
+  if (config.metricsPort !== undefined) {
+    const { server, port } = await listen(
+      createMetricsApp({ ...services, logger }),
+      config.metricsPort,
+      config,
     );
+    metricsOrigin = `http://${config.host}:${port}`;
+    // Last to stop: the counters stay readable while the roles wind down.
+    stops.push(stopListening(server));
   }
 
   let closing: Promise<void> | undefined;
   return {
     url,
     origin,
+    metricsOrigin,
     services,
     logger,
     close: () => {

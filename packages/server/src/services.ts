@@ -1,29 +1,56 @@
-// Wires stores over one database; shared by `serve`, the CLI and tests.
+// Every store over one database, built once: `serve` hands them to the API (createApp) and the
+// workers, the CLI and tests use them directly. Only what is tied to one worker's identity (its
+// queue leases, a dispatcher's delivery claims) is built by that worker.
+import { DAY_MS, DEFAULT_REQUEST_RETENTION_DAYS } from "@oisr/contract";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
+import { createCursors } from "./http/cursor.ts";
 import { createMetrics } from "./metrics.ts";
 import { createRequestStore } from "./queue/index.ts";
 import { createAccountStore } from "./store/accounts.ts";
+import { createEventStore } from "./store/events.ts";
 import { createResourceStore } from "./store/resources.ts";
-import { readWebhookLag } from "./webhooks/deliveries-store.ts";
+import { sharedSecret } from "./store/secrets.ts";
+import { createDeliveryHistory, readWebhookLag } from "./webhooks/deliveries-store.ts";
+import { createSubscriptionStore } from "./webhooks/subscriptions-store.ts";
 
-/** `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's. */
-export async function openServices(
-  config: Pick<Config, "databaseUrl" | "dataDir"> &
-    Partial<Pick<Config, "rateLimits" | "databasePooling" | "listenDatabaseUrl">>,
-) {
+export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
+  Partial<
+    Pick<
+      Config,
+      "rateLimits" | "databasePooling" | "listenDatabaseUrl" | "cursorSecret" | "requestRetentionDays"
+    >
+  >;
+
+/**
+ * `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's.
+ * Without `cursorSecret`, cursors are signed with a key kept in the database, so every process on
+ * it reads the cursors any other issued.
+ */
+export async function openServices(config: ServicesConfig) {
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(config.databasePooling ? { pooling: config.databasePooling } : {}),
     ...(config.listenDatabaseUrl ? { listenUrl: config.listenDatabaseUrl } : {}),
   });
+  const cursorSecret =
+    config.cursorSecret ??
+    (await sharedSecret(database, "cursor").catch(async (err: unknown) => {
+      await database.close();
+      throw err;
+    }));
   const requests = createRequestStore(database);
+  const retentionMs = (config.requestRetentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS) * DAY_MS;
   return {
     database,
     accounts: createAccountStore(database, config.rateLimits),
     requests,
     resources: createResourceStore(database),
+    events: createEventStore(database, retentionMs),
+    webhookSubscriptions: createSubscriptionStore(database),
+    webhookDeliveries: createDeliveryHistory(database),
+    cursors: createCursors(cursorSecret),
     metrics: createMetrics({ queue: requests.stats, webhooks: () => readWebhookLag(database) }),
   };
 }

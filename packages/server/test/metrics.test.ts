@@ -266,3 +266,67 @@ describe("gauges when the database fails or does not answer", () => {
     expect(sample(text, 'oisr_metrics_read_errors_total{source="webhooks"}')).toBe(3);
   });
 });
+
+describe("OISR_METRICS_PORT", () => {
+  it("is unset by default and must be a port number", () => {
+    expect(loadConfig({}).metricsPort).toBeUndefined();
+    expect(loadConfig({ OISR_METRICS_PORT: "9464" }).metricsPort).toBe(9464);
+    expect(() => loadConfig({ OISR_METRICS_PORT: "metrics" })).toThrow(/OISR_METRICS_PORT/);
+  });
+
+  describe("on a worker-only process", () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startServer(loadConfig({ ...ENV, OISR_ROLE: "worker", OISR_METRICS_PORT: "0" }));
+    });
+    afterAll(() => server.close());
+
+    it("serves the worker's counters, /healthz and /readyz, and nothing of the API", async () => {
+      expect(server.url).toBeUndefined();
+      const origin = server.metricsOrigin as string;
+      expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+      // Work the worker does itself, accepted straight into the queue (this process has no API).
+      const { account_id } = await server.services.accounts.createAccount("worker-metrics");
+      const bodyJson = JSON.stringify({ orders: [order({ external_id: "W-1" })] });
+      await server.services.requests.accept({
+        accountId: account_id,
+        kind: "orders",
+        endpoint: "POST /ingest/orders",
+        params: null,
+        bodyJson,
+        bodyHash: "w-1",
+        itemCount: 1,
+        idempotencyKey: null,
+        traceId: "0".repeat(32),
+      });
+      const completed = 'oisr_requests_completed_total{kind="orders",status="succeeded"}';
+      await until(async () => {
+        const res = await fetch(`${origin}/metrics`);
+        return res.status === 200 && sample(await res.text(), completed) === 1;
+      }, "the worker's completion to show on its metrics port");
+
+      expect(await (await fetch(`${origin}/healthz`)).json()).toEqual({ status: "ok" });
+      expect(await (await fetch(`${origin}/readyz`)).json()).toEqual({ status: "ready" });
+      const other = await fetch(`${origin}/v2/orders`);
+      expect(other.status).toBe(404);
+      expect(other.headers.get("content-type")).toContain("application/problem+json");
+    });
+  });
+
+  describe("on a process with the API", () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startServer(loadConfig({ ...ENV, OISR_METRICS_PORT: "0" }));
+    });
+    afterAll(() => server.close());
+
+    it("moves /metrics off the API port, which keeps its probes", async () => {
+      const metrics = await fetch(`${server.metricsOrigin}/metrics`);
+      expect(metrics.status).toBe(200);
+      expect(await metrics.text()).toContain("oisr_http_requests_total");
+      expect(server.metricsOrigin).not.toBe(server.origin);
+      expect((await fetch(`${server.origin}/metrics`)).status).toBe(404);
+      expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
+    });
+  });
+});

@@ -1,9 +1,8 @@
-// Bearer authentication: the account comes from the token, never from the URL.
-import type { Account } from "../store/accounts.ts";
+// Bearer authentication: the account comes from the token, never from the URL (accessMiddleware
+// puts it in res.locals.account, typed in locals.ts).
+import { HttpProblem } from "./problem.ts";
 
 export { bearerToken } from "@oisr/contract";
-
-import { HttpProblem } from "./problem.ts";
 
 /**
  * The 401 for a call without a live token; `hadToken` tells a bad token from a missing header.
@@ -17,8 +16,4 @@ export function unauthorized(hadToken: boolean): HttpProblem {
   return new HttpProblem(401, "unauthorized", detail, {
     headers: { "WWW-Authenticate": 'Bearer realm="oisr"', Connection: "close" },
   });
-}
-
-export function accountOf(res: { locals: Record<string, unknown> }): Account {
-  return res.locals.account as Account;
 }

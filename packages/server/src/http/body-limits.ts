@@ -2,7 +2,7 @@
 // memory at once. A 5 MB body nested 2.5 million levels blocked the process 1.6 s in JSON.parse, and
 // 40 concurrent 4.8 MiB bodies took 2.8 GB (issue 14): the raw bytes, their string and the parsed
 // tree each cost a multiple of the body.
-import { jsonTextMayHoldUnstorable, MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/contract";
+import { invalidJson, jsonTextMayHoldUnstorable, MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/contract";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import { HttpProblem } from "./problem.ts";
 
@@ -13,11 +13,7 @@ import { HttpProblem } from "./problem.ts";
  */
 export function verifyBody(_req: Request, res: Response, buf: Buffer): void {
   if (nestsDeeperThan(buf, MAX_BODY_DEPTH)) {
-    throw new HttpProblem(
-      400,
-      "invalid_json",
-      `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`,
-    );
+    throw invalidJson(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
   }
   res.locals.bodyMayHoldUnstorable = jsonTextMayHoldUnstorable(buf.toString("latin1"));
 }

@@ -3,10 +3,9 @@
 // whose single Ajv `allErrors` pass costs tens of seconds on a 300 KB body of empty items (see
 // packages/domain/src/body-validator.ts). The OpenAPI middleware still checks parameters, headers
 // and content types; it is handed the document with its request-body schemas emptied.
-import { BodyValidator, type FieldError, validationFailedDetail } from "@oisr/contract";
+import { BodyValidator, validationFailed } from "@oisr/contract";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 import type { OpenApiDocument } from "../spec.ts";
-import { HttpProblem } from "./problem.ts";
 
 type Operation = { requestBody?: { required?: boolean; content?: Record<string, { schema?: object }> } };
 
@@ -43,13 +42,6 @@ export function splitBodySchemas(spec: OpenApiDocument): {
   return { forParameters: forParameters as OpenApiDocument, bodySchemas };
 }
 
-export function validationFailed(errors: FieldError[], total: number) {
-  return new HttpProblem(400, "validation_failed", validationFailedDetail(total), {
-    errors,
-    errorsTotal: total,
-  });
-}
-
 /** After the OpenAPI middleware: checks the body of operations that take one. */
 export function bodyValidation(spec: OpenApiDocument, bodySchemas: BodySchemas): RequestHandler {
   const validator = new BodyValidator(spec);
@@ -57,7 +49,7 @@ export function bodyValidation(spec: OpenApiDocument, bodySchemas: BodySchemas):
   // while a 5 MB body is checked (its validation takes 80–160 ms of CPU).
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
   return async (req: Request, res: Response, next: NextFunction) => {
-    const route = (req as Request & { openapi?: { openApiRoute?: string } }).openapi?.openApiRoute;
+    const route = req.openapi?.openApiRoute;
     const body = route === undefined ? undefined : bodySchemas.get(`${req.method} ${route}`);
     if (!body) return next();
     const problems = await validator.validateInSlices(body.schema, req.body, {

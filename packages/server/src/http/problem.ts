@@ -9,5 +9,5 @@ export function sendProblem(res: Response, problem: HttpProblem): void {
   res.status(problem.status);
   for (const [name, value] of Object.entries(problem.headers)) res.setHeader(name, value);
   res.type("application/problem+json");
-  res.send(JSON.stringify(problemBody(problem, String(res.locals.traceId ?? ""))));
+  res.send(JSON.stringify(problemBody(problem, res.locals.traceId)));
 }

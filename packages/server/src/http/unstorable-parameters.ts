@@ -2,17 +2,17 @@
 // text (nor a lone surrogate, once encoded), and answered such calls with 500 (issue 14). A path id
 // holding one names nothing that can exist (404, as the mock answers); a query value is refused
 // like a body value (400).
-import { unstorableCharacterError, unstorableStringPointer } from "@oisr/contract";
+import {
+  notFound,
+  unstorableCharacterError,
+  unstorableStringPointer,
+  validationFailed,
+} from "@oisr/contract";
 import type { NextFunction, Request, Response } from "express";
-import { validationFailed } from "./body-validation.ts";
-import { HttpProblem } from "./problem.ts";
 
 export function unstorableParameters(req: Request, _res: Response, next: NextFunction): void {
-  const pathParams = (req as Request & { openapi?: { pathParams?: Record<string, string> } }).openapi
-    ?.pathParams;
-  if (pathParams && unstorableStringPointer(pathParams) !== null) {
-    throw new HttpProblem(404, "not_found", "No such resource or path.");
-  }
+  const pathParams = req.openapi?.pathParams;
+  if (pathParams && unstorableStringPointer(pathParams) !== null) throw notFound();
   const pointer = unstorableStringPointer(req.query);
   if (pointer !== null) {
     throw validationFailed([unstorableCharacterError(`/query${pointer}`)], 1);

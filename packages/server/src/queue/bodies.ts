@@ -1,14 +1,25 @@
 // The stored calls of a stage's requests, locked for its apply transaction.
+import type { IngestBodies } from "@oisr/domain";
 import { sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
+import type { RequestKind } from "./statuses.ts";
 import { LeaseLost } from "./transitions.ts";
 
-export interface StoredCall {
-  id: string;
-  kind: string;
-  params: Record<string, string> | null;
-  body: unknown;
-}
+/**
+ * A stored call, its body typed by its kind. The database hands back `kind` as text and `body` as
+ * jsonb of no type; they are read as this union, unchecked, because the only writer (accept.ts,
+ * from the ingest routes) stores them together: `kind` is the endpoint's (and the column's CHECK
+ * keeps it to REQUEST_KINDS), `body` the JSON that endpoint's schema accepted before anything was
+ * stored (http/body-validation.ts), defaults filled in.
+ */
+export type StoredCall = {
+  [Kind in RequestKind]: {
+    id: string;
+    kind: Kind;
+    params: Record<string, string> | null;
+    body: IngestBodies[Kind];
+  };
+}[RequestKind];
 
 /**
  * Locks the stage's requests (in queue order) and reads their bodies. They were started by this

@@ -2,13 +2,15 @@
 import { Router } from "express";
 import type { Database } from "../db/client.ts";
 import { HttpProblem, sendProblem } from "../http/problem.ts";
+import type { OperationReply } from "../http/typed.ts";
 
 export function healthRoutes(database: Database): Router {
   const router = Router();
-  router.get("/healthz", (_req, res) => {
+  // Outside /v2 no OpenAPI middleware runs: only the answers are typed from the spec.
+  router.get("/healthz", (_req, res: OperationReply<"getHealth">) => {
     res.json({ status: "ok" });
   });
-  router.get("/readyz", async (_req, res) => {
+  router.get("/readyz", async (_req, res: OperationReply<"getReadiness">) => {
     try {
       await database.ping();
       res.json({ status: "ready" });

@@ -1,56 +1,65 @@
 // POST /ingest/*: validated (parameters by the OpenAPI middleware, the body by http/body-validation.ts),
 // stored, answered 202 at once.
 import { hash } from "node:crypto";
-import { acceptedHeaders, idempotencyKeyReused, notFound } from "@oisr/contract";
-import { itemCount } from "@oisr/domain";
+import { acceptedHeaders, type IngestAccepted, idempotencyKeyReused, notFound } from "@oisr/contract";
+import { type IngestBodies, itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
-import { accountOf } from "../http/auth.ts";
+import { operation } from "../http/typed.ts";
 import type { RequestKind, RequestStore } from "../queue/index.ts";
 import type { ResourceStore } from "../store/resources.ts";
 
 /** A server return id: such a path can be checked at once; an RMA may name a return still queued. */
 const RETURN_ID = /^ret_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-/** Each ingest endpoint and the request kind it queues. */
-const ENDPOINTS: { path: string; kind: RequestKind }[] = [
-  { path: "/ingest/orders", kind: "orders" },
-  { path: "/ingest/inventory", kind: "inventory" },
-  { path: "/ingest/shipments", kind: "shipments" },
-  { path: "/ingest/returns", kind: "returns" },
-  { path: "/ingest/returns/:return_id/dispositions", kind: "dispositions" },
-];
+/**
+ * The one ingest handler, for the calls of one kind. Each mount below hands it to the spec's
+ * operation, so the typecheck proves that operation's body is the domain's body of that kind.
+ */
+type IngestHandler<Kind extends RequestKind> = (
+  req: Request<{ return_id?: string }, IngestAccepted, IngestBodies[Kind]>,
+  res: Response<IngestAccepted>,
+) => Promise<void>;
 
 export function ingestRoutes(store: RequestStore, resources: ResourceStore): Router {
-  const router = Router();
-  for (const endpoint of ENDPOINTS) {
-    router.post(endpoint.path, async (req: Request, res: Response) => {
-      const body = req.body as Record<string, unknown[]>;
-      const bodyJson = JSON.stringify(body);
-      const params = endpoint.kind === "dispositions" ? { return_id: String(req.params.return_id) } : null;
+  function accept<Kind extends RequestKind>(kind: Kind): IngestHandler<Kind> {
+    return async (req, res) => {
+      const accountId = res.locals.account.id;
+      const bodyJson = JSON.stringify(req.body);
+      const returnId = req.params.return_id;
+      const params = returnId === undefined ? null : { return_id: returnId };
       if (
-        params &&
-        RETURN_ID.test(params.return_id) &&
-        !(await resources.getReturn(accountOf(res).id, params.return_id))
+        returnId !== undefined &&
+        RETURN_ID.test(returnId) &&
+        !(await resources.getReturn(accountId, returnId))
       ) {
-        throw notFound(`No return ${params.return_id} in this account.`);
+        throw notFound(`No return ${returnId} in this account.`);
       }
-      const idempotencyKey = req.header("idempotency-key") ?? null;
       const outcome = await store.accept({
-        accountId: accountOf(res).id,
-        kind: endpoint.kind,
+        accountId,
+        kind,
         endpoint: `POST ${req.path}`,
         params,
         bodyJson,
         // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
         bodyHash: hash("sha256", bodyJson, "hex"),
-        itemCount: itemCount(endpoint.kind, body as never),
-        idempotencyKey,
-        traceId: String(res.locals.traceId),
+        itemCount: itemCount(kind, req.body),
+        idempotencyKey: req.header("idempotency-key") ?? null,
+        traceId: res.locals.traceId,
       });
       if (outcome.kind === "key_reused") throw idempotencyKeyReused();
       res.set(acceptedHeaders("/v2/requests", outcome.ack.request_id, outcome.kind === "replayed"));
       res.status(202).json(outcome.ack);
-    });
+    };
   }
+
+  const router = Router();
+  router.post("/ingest/orders", operation("ingestOrders", accept("orders")));
+  router.post("/ingest/inventory", operation("ingestInventory", accept("inventory")));
+  router.post("/ingest/shipments", operation("ingestShipments", accept("shipments")));
+  router.post("/ingest/returns", operation("ingestReturns", accept("returns")));
+  router.post(
+    "/ingest/returns/:return_id/dispositions",
+    operation("ingestDispositions", accept("dispositions")),
+  );
   return router;
 }

@@ -4,7 +4,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import type { Account } from "./accounts.ts";
+import type { Account } from "./account.ts";
 import { createBatcher } from "./batcher.ts";
 import { decide, type RateDecision, type ScopeRow } from "./rate-limits.ts";
 

@@ -5,13 +5,8 @@ import { and, eq, isNull } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { accounts, apiTokens } from "../db/schema.ts";
 import { type Access, createAuthorizer } from "./access.ts";
+import type { Account } from "./account.ts";
 import { newId, newToken } from "./ids.ts";
-
-export interface Account {
-  id: string;
-  name: string;
-  rateLimits: Record<string, number> | null;
-}
 
 export function hashToken(token: string): string {
   // One-shot crypto.hash: no Hash object per call (it runs on every authenticated call).

@@ -1,6 +1,10 @@
 // Orders, returns and inventory levels as the read routes see them: lookups and change feeds.
 // Rows keep the resource in its API shape (`body`) beside the columns used to find and order it.
-import { and, asc, eq, gt, gte, or, sql } from "drizzle-orm";
+// That jsonb is typed as the spec's schema where it is read: only store/changes.ts writes it,
+// from the domain's output, which is typed from the same spec (and responses are checked against
+// the spec in tests, OISR_VALIDATE_RESPONSES).
+import type { components } from "@oisr/contract/schema";
+import { and, asc, eq, gt, gte, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
 import { inventoryLevels, orders, returns } from "../db/schema.ts";
 
@@ -21,6 +25,10 @@ export interface FeedRow<T> {
   body: T;
 }
 
+type Order = components["schemas"]["Order"];
+type Return = components["schemas"]["Return"];
+type InventoryLevel = components["schemas"]["InventoryLevel"];
+
 export function createResourceStore(database: Database) {
   const { db } = database;
 
@@ -30,7 +38,7 @@ export function createResourceStore(database: Database) {
       accountId: string,
       identifier: string,
       executor: Executor = db,
-    ): Promise<unknown | undefined> {
+    ): Promise<Order | undefined> {
       const rows = await executor
         .select({ id: orders.id, body: orders.body })
         .from(orders)
@@ -40,14 +48,14 @@ export function createResourceStore(database: Database) {
             or(eq(orders.id, identifier), eq(orders.externalId, identifier)),
           ),
         );
-      return (rows.find((r) => r.id === identifier) ?? rows[0])?.body;
+      return (rows.find((r) => r.id === identifier) ?? rows[0])?.body as Order | undefined;
     },
 
     async getReturn(
       accountId: string,
       identifier: string,
       executor: Executor = db,
-    ): Promise<unknown | undefined> {
+    ): Promise<Return | undefined> {
       const rows = await executor
         .select({ id: returns.id, body: returns.body })
         .from(returns)
@@ -57,7 +65,7 @@ export function createResourceStore(database: Database) {
             or(eq(returns.id, identifier), eq(returns.externalId, identifier)),
           ),
         );
-      return (rows.find((r) => r.id === identifier) ?? rows[0])?.body;
+      return (rows.find((r) => r.id === identifier) ?? rows[0])?.body as Return | undefined;
     },
 
     /** The orders change feed: every order at the position of its latest change. */
@@ -66,17 +74,18 @@ export function createResourceStore(database: Database) {
       filters: OrderFilters,
       afterSeq: number,
       limit: number,
-    ): Promise<FeedRow<unknown>[]> {
+    ): Promise<FeedRow<Order>[]> {
       const conditions = [eq(orders.accountId, accountId), gt(orders.feedSeq, afterSeq)];
       if (filters.status) conditions.push(eq(orders.status, filters.status));
       if (filters.source) conditions.push(eq(orders.source, filters.source));
       if (filters.updated_since) conditions.push(gte(orders.updatedAt, filters.updated_since));
-      return db
+      const rows = await db
         .select({ seq: orders.feedSeq, body: orders.body })
         .from(orders)
         .where(and(...conditions))
         .orderBy(asc(orders.feedSeq))
         .limit(limit);
+      return rows as FeedRow<Order>[];
     },
 
     async returnFeed(
@@ -84,22 +93,25 @@ export function createResourceStore(database: Database) {
       filters: ReturnFilters,
       afterSeq: number,
       limit: number,
-    ): Promise<FeedRow<unknown>[]> {
-      const conditions = [eq(returns.accountId, accountId), gt(returns.feedSeq, afterSeq)];
+    ): Promise<FeedRow<Return>[]> {
+      // `or` is typed as possibly empty (undefined); `and` skips undefined members.
+      const conditions: (SQL | undefined)[] = [
+        eq(returns.accountId, accountId),
+        gt(returns.feedSeq, afterSeq),
+      ];
       if (filters.status) conditions.push(eq(returns.status, filters.status));
       if (filters.order_id) {
         const ref = filters.order_id;
-        conditions.push(
-          or(eq(returns.orderId, ref), sql`${returns.body}->>'order_external_id' = ${ref}`) as never,
-        );
+        conditions.push(or(eq(returns.orderId, ref), sql`${returns.body}->>'order_external_id' = ${ref}`));
       }
       if (filters.updated_since) conditions.push(gte(returns.updatedAt, filters.updated_since));
-      return db
+      const rows = await db
         .select({ seq: returns.feedSeq, body: returns.body })
         .from(returns)
         .where(and(...conditions))
         .orderBy(asc(returns.feedSeq))
         .limit(limit);
+      return rows as FeedRow<Return>[];
     },
 
     /** Levels ordered by (location_id, sku), keyset after `after`. */
@@ -108,7 +120,7 @@ export function createResourceStore(database: Database) {
       filters: { location_id?: string; sku?: string },
       after: [string, string] | null,
       limit: number,
-    ): Promise<{ locationId: string; sku: string; body: unknown }[]> {
+    ): Promise<{ locationId: string; sku: string; body: InventoryLevel }[]> {
       const conditions = [eq(inventoryLevels.accountId, accountId)];
       if (filters.location_id) conditions.push(eq(inventoryLevels.locationId, filters.location_id));
       if (filters.sku) conditions.push(eq(inventoryLevels.sku, filters.sku));
@@ -116,7 +128,7 @@ export function createResourceStore(database: Database) {
         conditions.push(
           sql`(${inventoryLevels.locationId}, ${inventoryLevels.sku}) > (${after[0]}, ${after[1]})`,
         );
-      return db
+      const rows = await db
         .select({
           locationId: inventoryLevels.locationId,
           sku: inventoryLevels.sku,
@@ -126,6 +138,7 @@ export function createResourceStore(database: Database) {
         .where(and(...conditions))
         .orderBy(asc(inventoryLevels.locationId), asc(inventoryLevels.sku))
         .limit(limit);
+      return rows as { locationId: string; sku: string; body: InventoryLevel }[];
     },
   };
 }

@@ -238,7 +238,16 @@ export function createDeliveryStore(database: Database, workerId: string) {
       if (row?.undispatched) return 0;
       return row?.ms == null ? null : Math.max(0, Number(row.ms));
     },
+    ...createDeliveryHistory(database),
+  };
+}
 
+export type DeliveryStore = ReturnType<typeof createDeliveryStore>;
+
+/** The attempt history the API reads (GET …/deliveries): no lease, so no dispatcher identity. */
+export function createDeliveryHistory(database: Database) {
+  const { db } = database;
+  return {
     /** A subscription's attempts, newest first; `before` is the id the previous page ended at. */
     async list(
       accountId: string,
@@ -262,7 +271,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
   };
 }
 
-export type DeliveryStore = ReturnType<typeof createDeliveryStore>;
+export type DeliveryHistory = ReturnType<typeof createDeliveryHistory>;
 
 export interface WebhookLag {
   /** Age of the oldest event with a delivery still owed, in seconds (0 when none). */

@@ -9,7 +9,6 @@ import {
   applyChain,
   type ChainedRequest,
   type Changes,
-  type IngestKind,
   mergeReferencedKeys,
   referencedKeys,
   withChanges,
@@ -68,8 +67,8 @@ export async function applyStage(
         await tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`));
       const stored = await queue.lockMembers(tx, accountId, members);
       const chain: ChainedRequest[] = stored.map((r) => ({
-        kind: r.kind as IngestKind,
-        body: r.body as never,
+        kind: r.kind,
+        body: r.body,
         params: { returnId: r.params?.return_id },
       }));
       const keys = mergeReferencedKeys(chain.map((r) => referencedKeys(r.kind, r.body, r.params)));

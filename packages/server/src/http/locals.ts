@@ -1,0 +1,33 @@
+// What one call carries from middleware to handler, typed once for every read: `res.locals` and
+// the OpenAPI middleware's `req.openapi`. Only per-call facts travel in `res.locals`; stores and
+// settings reach routers as arguments (createApp).
+import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
+import type { Account } from "../store/account.ts";
+
+declare global {
+  namespace Express {
+    interface Request {
+      /**
+       * Set by the OpenAPI middleware (express-openapi-validator) on every /v2 call it matched to
+       * an operation of the spec (`openApiRoute` is its path template under the base path,
+       * `/v2/orders/{identifier}`, `schema` the operation); absent elsewhere.
+       */
+      openapi?: OpenApiRequestMetadata;
+    }
+
+    interface Locals {
+      /** Set first of all by traceMiddleware (or the SERVER span): the trace id answered in X-Trace-Id. */
+      traceId: string;
+      /**
+       * Set by accessMiddleware for every /v2 call it lets through; handlers under /v2 only run
+       * after it, so they may read it unconditionally. Probes, docs and /metrics have none.
+       */
+      account: Account;
+      /**
+       * Set by verifyBody when a JSON body was read: false when its text cannot hold a string
+       * PostgreSQL refuses, which spares the body validator that walk.
+       */
+      bodyMayHoldUnstorable?: boolean;
+    }
+  }
+}
