@@ -1,0 +1,93 @@
+// The SDK's public types are the spec's (@oisr/contract/schema, generated from spec/openapi.yaml):
+// what a call resolves to, what it takes, and what it refuses. Checked by `vitest --typecheck`
+// (the "types" project of this package's `npm test`), against the sources the build publishes.
+import type { components, operations, webhooks } from "@oisr/contract/schema";
+import { describe, expectTypeOf, it } from "vitest";
+import {
+  type ApiPromise,
+  createClient,
+  type Event,
+  type EventPage,
+  type OrderInput,
+  verifyWebhook,
+  type WebhookEvent,
+  type WithResponse,
+} from "../src/index.ts";
+
+type Schemas = components["schemas"];
+
+const client = createClient({ baseUrl: "https://api.example.com/v2", token: "oisr_test" });
+
+describe("resources", () => {
+  it("orders.get resolves to the spec's Order, and withResponse() to it and the Response", () => {
+    expectTypeOf(client.orders.get).parameter(0).toEqualTypeOf<string>();
+    expectTypeOf(client.orders.get).returns.toEqualTypeOf<ApiPromise<Schemas["Order"]>>();
+    expectTypeOf(client.orders.get).returns.resolves.toEqualTypeOf<Schemas["Order"]>();
+    const call = client.orders.get("A-1");
+    expectTypeOf(call.withResponse()).resolves.toEqualTypeOf<WithResponse<Schemas["Order"]>>();
+    expectTypeOf<WithResponse<Schemas["Order"]>["data"]>().toEqualTypeOf<Schemas["Order"]>();
+    expectTypeOf<WithResponse<Schemas["Order"]>["response"]>().toEqualTypeOf<Response>();
+  });
+
+  it("lists resolve to the spec's pages and take the spec's query parameters", () => {
+    expectTypeOf(client.orders.list).returns.resolves.toEqualTypeOf<Schemas["OrderPage"]>();
+    expectTypeOf(client.events.list).returns.resolves.toEqualTypeOf<Schemas["EventPage"]>();
+    expectTypeOf<EventPage>().toEqualTypeOf<Schemas["EventPage"]>();
+    expectTypeOf(client.events.list)
+      .parameter(0)
+      .toEqualTypeOf<NonNullable<operations["listEvents"]["parameters"]["query"]> | undefined>();
+    expectTypeOf(client.events.get).returns.resolves.toEqualTypeOf<Event>();
+    expectTypeOf<Event>().toEqualTypeOf<Schemas["Event"]>();
+  });
+
+  it("ingest takes OrderInput and acknowledges with the spec's IngestAccepted", () => {
+    expectTypeOf(client.orders.ingest).parameter(0).toEqualTypeOf<OrderInput[]>();
+    expectTypeOf(client.orders.ingest).returns.resolves.toEqualTypeOf<Schemas["IngestAccepted"]>();
+    expectTypeOf(client.orders.ingestAndWait).returns.resolves.toEqualTypeOf<Schemas["RequestRecord"]>();
+  });
+});
+
+describe("OrderInput", () => {
+  it("is the spec's OrderInput, `status` optional (the server defaults it to open)", () => {
+    expectTypeOf<Omit<OrderInput, "status">>().toEqualTypeOf<Omit<Schemas["OrderInput"], "status">>();
+    expectTypeOf<OrderInput["status"]>().toEqualTypeOf<Schemas["OrderInputStatus"] | undefined>();
+    // The same type written differently (an intersection): each is assignable to the other.
+    expectTypeOf<OrderInput>().toExtend<Schemas["OrderInput"]>();
+    expectTypeOf<Schemas["OrderInput"]>().toExtend<OrderInput>();
+  });
+});
+
+describe("verifyWebhook", () => {
+  it("resolves to the union of every webhook body the spec declares", () => {
+    // Distributes over the spec's webhooks (`return.created`, …, `webhook.test`).
+    type JsonBody<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
+    type SpecWebhookBody = JsonBody<webhooks[keyof webhooks]["post"]["requestBody"]>;
+    expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<WebhookEvent>();
+    expectTypeOf<WebhookEvent>().toEqualTypeOf<Schemas["ReturnEvent"] | Schemas["WebhookTestEvent"]>();
+    // The spec narrows each webhook's body to its own `type`; verifyWebhook's type holds them all,
+    // and its `type` is exactly the spec's set of webhooks.
+    expectTypeOf<SpecWebhookBody>().toExtend<WebhookEvent>();
+    expectTypeOf<WebhookEvent["type"]>().toEqualTypeOf<keyof webhooks>();
+  });
+});
+
+describe("misuse does not compile", () => {
+  it("refuses wrong arguments and fields the spec does not have", async () => {
+    // @ts-expect-error an identifier is a string
+    client.orders.get(1001);
+    // @ts-expect-error an order needs currency, lines, placed_at, source…
+    client.orders.ingest([{ external_id: "A-1" }]);
+    // @ts-expect-error not an event type of the spec
+    client.events.list({ type: ["order.created"] });
+    // @ts-expect-error `limit` is a number
+    client.orders.list({ limit: "100" });
+    const order = await client.orders.get("A-1");
+    // @ts-expect-error an order has no `sku` (its lines do)
+    order.sku;
+    const event = await verifyWebhook("{}", {}, "whsec_x");
+    if (event.type === "webhook.test") {
+      // @ts-expect-error narrowed on `type`: a test event's object is no return
+      event.data.object.items;
+    }
+  });
+});
