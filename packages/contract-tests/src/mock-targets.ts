@@ -1,10 +1,10 @@
 // The published mock (@oisr/mock-server) as contract-test targets, so the one suite shows where it
 // behaves like the server: in-process through msw (fetch intercepted in this process) and as the
-// standalone HTTP server the `oisr-mock` bin runs. Imported from source, like the server.
+// standalone HTTP server the `oisr-mock` bin runs. Imported by name: the built package, as users get it.
 import { createRequire } from "node:module";
 import { pathToFileURL } from "node:url";
-import { createMock, type Mock, type MockOptions, mockOptionsFromEnv } from "../../mock-server/src/index.ts";
-import { startMockServer } from "../../mock-server/src/node/index.ts";
+import { createMock, type Mock, type MockOptions, mockOptionsFromEnv } from "@oisr/mock-server";
+import { startMockServer } from "@oisr/mock-server/node";
 import type { System, Target } from "./system.ts";
 
 /**
@@ -38,7 +38,7 @@ function systemOf(mock: Mock, baseUrl: string, close: () => Promise<void>): Syst
 type MswServer = { listen(o: object): void; close(): void; resetHandlers(...h: unknown[]): void };
 let msw: Promise<{ setupServer(): MswServer }> | undefined;
 function loadMsw() {
-  const fromMock = createRequire(new URL("../../mock-server/package.json", import.meta.url));
+  const fromMock = createRequire(import.meta.resolve("@oisr/mock-server"));
   msw ??= import(pathToFileURL(fromMock.resolve("msw/node")).href);
   return msw;
 }
