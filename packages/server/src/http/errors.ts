@@ -17,40 +17,15 @@ interface ValidatorErrorItem {
   errorCode?: string;
 }
 
-const escapeSegment = (segment: string) => segment.replaceAll("~", "~0").replaceAll("/", "~1");
-const unescapeSegment = (segment: string) => segment.replaceAll("~1", "/").replaceAll("~0", "~");
-
 /**
- * For missing and unknown members the validator appends the member's name to an already escaped
- * path without escaping it, so "a/b" reads as two segments. Walk the body to find where the parent
- * ends and escape the rest as one member name (RFC 6901).
+ * The validator checks parameters and headers only (bodies go to the bounded BodyValidator of
+ * @oisr/contract, whose pointers are RFC 6901 from the start: http/body-validation.ts), so its paths
+ * need no repair: "/query/limit" stays as it is, a stray "/body" prefix is dropped.
  */
-function escapeMemberName(pointer: string, body: unknown): string {
-  const segments = pointer.split("/").slice(1);
-  let node = body;
-  for (let i = 0; i < segments.length; i++) {
-    const rest = segments.slice(i).join("/");
-    const key = unescapeSegment(segments[i] as string);
-    const container = node !== null && typeof node === "object" ? (node as object) : undefined;
-    // The rest names a member present here (unknown member), or the next step leads nowhere (missing member).
-    const namesMember = container !== undefined && !Array.isArray(container) && rest in container;
-    if (!container || namesMember || !(key in container) || i === segments.length - 1) {
-      return `/${[...segments.slice(0, i), escapeSegment(rest)].join("/")}`;
-    }
-    node = (node as Record<string, unknown>)[key];
-  }
-  return pointer;
-}
-
-const NAMES_A_MEMBER = /^(required|additionalProperties|unevaluatedProperties)\./;
-
-/** "/body/orders/0/lines" -> "/orders/0/lines"; query and header paths keep their location prefix. */
-function pointerOf(path: string | undefined, errorCode: string | undefined, body: unknown): string {
+function pointerOf(path: string | undefined): string {
   if (!path) return "";
   const normalized = path.startsWith(".") ? `/${path.slice(1).replaceAll(".", "/")}` : path;
-  if (!normalized.startsWith("/body")) return normalized;
-  const pointer = normalized.slice("/body".length);
-  return pointer !== "" && NAMES_A_MEMBER.test(errorCode ?? "") ? escapeMemberName(pointer, body) : pointer;
+  return normalized.startsWith("/body") ? normalized.slice("/body".length) : normalized;
 }
 
 /** "type.openapi.validation" -> "type"; the validator's own "x-eov-type" is the JSON Schema "type". */
@@ -60,15 +35,15 @@ function codeOf(errorCode: string | undefined): string {
     .replace(/^x-eov-/, "");
 }
 
-function fieldErrors(items: ValidatorErrorItem[] | undefined, body: unknown): FieldError[] {
+function fieldErrors(items: ValidatorErrorItem[] | undefined): FieldError[] {
   return (items ?? []).map((item) => ({
-    pointer: pointerOf(item.path, item.errorCode, body),
+    pointer: pointerOf(item.path),
     code: codeOf(item.errorCode),
     message: item.message ?? "is invalid",
   }));
 }
 
-export function toProblem(err: unknown, body?: unknown): HttpProblem {
+export function toProblem(err: unknown): HttpProblem {
   if (err instanceof HttpProblem) return err;
   const e = err as {
     status?: number;
@@ -88,7 +63,7 @@ export function toProblem(err: unknown, body?: unknown): HttpProblem {
   switch (e?.status) {
     case 400:
       return new HttpProblem(400, "validation_failed", "The request does not match the API schema.", {
-        errors: fieldErrors(e.errors, body),
+        errors: fieldErrors(e.errors),
       });
     case 404:
       return noSuchPath();
@@ -103,7 +78,7 @@ export function toProblem(err: unknown, body?: unknown): HttpProblem {
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const problem = toProblem(err, req.body);
+    const problem = toProblem(err);
     if (problem.status >= 500) {
       logger.error(
         { err, traceId: res.locals.traceId, method: req.method, path: req.path },
