@@ -15,6 +15,7 @@ import { traceMiddleware } from "./http/trace.ts";
 import { unstorableParameters } from "./http/unstorable-parameters.ts";
 import { metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
 import { docsRoutes } from "./routes/docs.ts";
+import { createAsset, sendAsset } from "./routes/docs-assets.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { healthRoutes } from "./routes/health.ts";
 import { ingestRoutes } from "./routes/ingest.ts";
@@ -52,8 +53,11 @@ export function createApp(deps: AppDeps): Express {
   }
 
   app.use("/v2", corsMiddleware);
-  app.get("/v2/openapi.json", (_req, res) => {
-    res.json(spec);
+  // The document (~165 kB) compressed once, on first use (~25 kB brotli), with an ETag: SDK
+  // generators and gateways fetch it often.
+  const specAsset = createAsset(Buffer.from(JSON.stringify(spec)), "application/json; charset=utf-8");
+  app.get("/v2/openapi.json", (req, res, next) => {
+    sendAsset(req, res, specAsset, { immutable: false }).catch(next);
   });
 
   const v2 = Router();
