@@ -12,6 +12,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   payload_too_large: "Payload too large",
   unsupported_media_type: "Unsupported media type",
   idempotency_key_reused: "Idempotency key reused with a different body",
+  subscription_disabled: "Subscription disabled",
   rate_limited: "Rate limit exceeded",
   internal_error: "Internal server error",
   service_unavailable: "Service unavailable",

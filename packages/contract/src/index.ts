@@ -135,6 +135,21 @@ export {
   WEBHOOK_USER_AGENT,
 } from "./webhook-policy.ts";
 export {
+  type DeliveryTrigger,
+  deliveryNotFound,
+  RECOVERY_BATCH_SIZE,
+  type RecoveryRecord,
+  type RecoveryWindow,
+  recoveryLocation,
+  recoveryNotFound,
+  recoveryWindow,
+  retryRefused,
+  subscriptionDisabled,
+  toWebhookRecovery,
+  type WebhookRecovery,
+  type WebhookRecoveryCreate,
+} from "./webhook-recovery.ts";
+export {
   generateWebhookSecret,
   type SignedWebhookHeaders,
   signedWebhookHeaders,

@@ -53,10 +53,13 @@ export interface DeliveryRecord {
   id: string;
   eventId: string;
   eventType: string;
+  /** event | test | retry | recover */
+  trigger: string;
   attempt: number;
   status: string;
   responseStatus: number | null;
   error: string | null;
+  retryAfterSeconds: number | null;
   durationMs: number | null;
   attemptedAt: Moment | null;
   nextAttemptAt: Moment | null;
@@ -69,10 +72,12 @@ export function toWebhookDelivery(d: DeliveryRecord): WebhookDelivery {
     id: d.id,
     event_id: d.eventId,
     event_type: d.eventType as WebhookDelivery["event_type"],
+    trigger: d.trigger as WebhookDelivery["trigger"],
     attempt: d.attempt,
     status: d.status as WebhookDelivery["status"],
     response_status: d.responseStatus,
     error: d.error,
+    retry_after_seconds: d.retryAfterSeconds,
     duration_ms: d.durationMs,
     attempted_at: isoOrNull(d.attemptedAt),
     next_attempt_at: isoOrNull(d.nextAttemptAt),

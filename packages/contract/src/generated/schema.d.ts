@@ -575,6 +575,119 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhook_subscriptions/{subscription_id}/deliveries/{delivery_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+                /**
+                 * @description The delivery attempt's id (`whd_...`).
+                 * @example whd_01JPSG5BNA823QRHXQJF5YY1V2
+                 */
+                delivery_id: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's event again
+         * @description Queues a new delivery of this delivery attempt's event to this subscription, now, and
+         *     answers with it (trigger `retry`, attempt 1). It is signed with the current secret, sent
+         *     with the same `webhook-id` (the event id) and retried on the usual schedule. Any attempt
+         *     of the event can be named, whatever its status. Takes no request body.
+         *
+         *     A disabled subscription is `409` (`subscription_disabled`), except for `webhook.test`
+         *     events; enable it with `PATCH` first. An attempt older than the retention period (30 days
+         *     by default) is `404`.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        post: operations["retryWebhookDelivery"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_subscriptions/{subscription_id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a window of events again
+         * @description Starts a recovery: a background job that queues, for this subscription, a new delivery
+         *     (trigger `recover`) of every event created in `[since, until)` whose type the
+         *     subscription receives now, whether or not it was delivered before. Use it after your
+         *     endpoint was down for longer than the retry schedule (about a day). Each event keeps its
+         *     `id` (the `webhook-id`), so a receiver that deduplicates processes it once.
+         *
+         *     Answers `202` at once with the recovery; follow it with the `Location` header.
+         *     Events older than the retention period (30 days by default) no longer exist and are not
+         *     sent: `since` may be at most that long ago (else `400`), and `until` must be later than
+         *     `since`. A disabled subscription is `409` (`subscription_disabled`): enable it with
+         *     `PATCH`, then recover.
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        post: operations["recoverWebhookSubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhook_subscriptions/{subscription_id}/recoveries/{recovery_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+                /**
+                 * @description The recovery's id (`whr_...`).
+                 * @example whr_01JQD2B8M4ZJ2W6Q7N3V5X9K1R
+                 */
+                recovery_id: components["parameters"]["RecoveryIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get a recovery
+         * @description Returns a recovery and its progress: `running` while events are being queued, then
+         *     `completed` with the number queued. Recoveries are kept for the retention period (30 days
+         *     by default).
+         *
+         *     Rate-limit scope: `webhooks`.
+         */
+        get: operations["getWebhookRecovery"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/events": {
         parameters: {
             query?: never;
@@ -811,6 +924,73 @@ export interface webhooks {
          *     `data.object` is the return at that version.
          */
         post: operations["onReturnCancelled"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * request.succeeded
+         * @description Sent when an ingest request was applied (status `succeeded`), if the subscription's `events`
+         *     list it. `data.object` is the request record; `result.items` is left out for batches of more
+         *     than 100 items (read `url`). Written in the transaction that applies the request, so it is
+         *     never sent for work that rolled back.
+         */
+        post: operations["onRequestSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * request.failed
+         * @description Sent when business rules rejected an ingest request (status `failed`; nothing was applied),
+         *     if the subscription's `events` list it. `data.object` is the request record with the first
+         *     100 `errors` (`errors_total` counts them all). React to it instead of polling.
+         */
+        post: operations["onRequestFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "request.dead": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * request.dead
+         * @description Sent when an ingest request could not be processed after every attempt (status `dead`;
+         *     nothing was applied, and resubmitting the same body is safe), if the subscription's `events`
+         *     list it.
+         */
+        post: operations["onRequestDead"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1512,7 +1692,7 @@ export interface components {
          * @description Stable machine-readable error code; see the Errors section of the introduction.
          * @enum {string}
          */
-        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "rate_limited" | "internal_error" | "service_unavailable";
+        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "subscription_disabled" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description One way in which a request does not match this document. */
         FieldError: {
             /**
@@ -1525,8 +1705,9 @@ export interface components {
              * @description The JSON Schema keyword that failed, e.g. `required`, `type`, `enum`, `pattern`,
              *     `format`, `minimum`, `maxLength`, `minItems`, `maxItems`, `additionalProperties`;
              *     `url_not_allowed` for a webhook URL that is not https or resolves to a private address;
-             *     or `unsupported_character` for a string holding U+0000 or a lone UTF-16 surrogate,
-             *     which JSON allows but no stored document can hold.
+             *     `out_of_range` for a recovery window that starts before the retention period or ends
+             *     before it starts; or `unsupported_character` for a string holding U+0000 or a lone
+             *     UTF-16 surrogate, which JSON allows but no stored document can hold.
              */
             code: string;
             message: string;
@@ -1562,9 +1743,25 @@ export interface components {
          *     - `return.disposition.created`: a disposition was recorded.
          *     - `return.completed`: a return entered `completed`.
          *     - `return.cancelled`: a return entered `cancelled`.
+         *     - `request.succeeded`: an ingest request was applied (status `succeeded`).
+         *     - `request.failed`: an ingest request was rejected by business rules (status `failed`).
+         *     - `request.dead`: an ingest request could not be processed (status `dead`).
+         *
+         *     Request events are opt-in like every type: a subscription receives them only when its
+         *     `events` lists them.
          * @enum {string}
          */
-        WebhookEventType: "return.created" | "return.updated" | "return.disposition.created" | "return.completed" | "return.cancelled";
+        WebhookEventType: "return.created" | "return.updated" | "return.disposition.created" | "return.completed" | "return.cancelled" | "request.succeeded" | "request.failed" | "request.dead";
+        /**
+         * @description The event types whose `data.object` is a return.
+         * @enum {string}
+         */
+        ReturnEventType: "return.created" | "return.updated" | "return.disposition.created" | "return.completed" | "return.cancelled";
+        /**
+         * @description The event types whose `data.object` is a request record, sent when a request reaches its final status.
+         * @enum {string}
+         */
+        RequestEventType: "request.succeeded" | "request.failed" | "request.dead";
         /**
          * @description `disabled` subscriptions receive nothing (test events excepted). A `410` answer from the endpoint disables the subscription.
          * @enum {string}
@@ -1634,8 +1831,19 @@ export interface components {
              * @description A `WebhookEventType`, or `webhook.test`.
              * @enum {string}
              */
-            event_type: "return.created" | "return.updated" | "return.disposition.created" | "return.completed" | "return.cancelled" | "webhook.test";
-            /** @description 1 for the first attempt, 2 for the first retry, and so on. */
+            event_type: "return.created" | "return.updated" | "return.disposition.created" | "return.completed" | "return.cancelled" | "request.succeeded" | "request.failed" | "request.dead" | "webhook.test";
+            /**
+             * @description What sent the event to the endpoint: `event` (the event happened), `test`
+             *     (`POST …/test`), `retry` (`POST …/deliveries/{delivery_id}/retry`) or `recover`
+             *     (`POST …/recover`). Automatic retries keep the trigger of the attempt they follow.
+             *     Every trigger sends the same event `id` as `webhook-id`.
+             * @enum {string}
+             */
+            trigger: "event" | "test" | "retry" | "recover";
+            /**
+             * @description 1 for the first attempt of a sending (the event, a test, a retry or a recovery), 2 for
+             *     its first automatic retry, and so on. Each sending gets the whole retry schedule.
+             */
             attempt: number;
             /**
              * @description `pending`: scheduled, not made yet. `succeeded`: answered `2xx`. `failed`: any other answer, a timeout or a connection error.
@@ -1646,6 +1854,13 @@ export interface components {
             response_status: number | null;
             /** @description Why the attempt failed (`HTTP 503 Service Unavailable`, `timeout`, `connection refused`, ...); `null` unless `failed`. */
             error: string | null;
+            /**
+             * @description The `Retry-After` your endpoint sent with a `429` or `503`, in seconds (an HTTP date is
+             *     converted). It pauses every delivery to this subscription for at least that long, at
+             *     most one hour: `next_attempt_at` of this and of the subscription's other pending
+             *     attempts moves accordingly. `null` when none was sent.
+             */
+            retry_after_seconds: number | null;
             /** @description How long the attempt took; `null` while pending. */
             duration_ms: number | null;
             /**
@@ -1679,7 +1894,7 @@ export interface components {
          */
         ReturnEvent: {
             id: components["schemas"]["EventId"];
-            type: components["schemas"]["WebhookEventType"];
+            type: components["schemas"]["ReturnEventType"];
             /**
              * Format: date-time
              * @description When the change that caused the event was committed.
@@ -1688,6 +1903,70 @@ export interface components {
             data: {
                 object: components["schemas"]["Return"];
             };
+        };
+        /**
+         * @description The body of a request event, sent when an ingest request reaches `succeeded`, `failed` or
+         *     `dead`. It is written in the transaction that sets that status: a request that is retried
+         *     sends nothing until its final status, and exactly one event is written per request.
+         *     React to it instead of polling `GET /requests/{request_id}`.
+         */
+        RequestEvent: {
+            id: components["schemas"]["EventId"];
+            type: components["schemas"]["RequestEventType"];
+            /**
+             * Format: date-time
+             * @description When the request's final status was committed.
+             */
+            created_at: string;
+            data: {
+                object: components["schemas"]["RequestEventObject"];
+            };
+        };
+        /**
+         * @description The request record at its final status, as `GET /requests/{request_id}` returns it, with
+         *     the per-item lists bounded so that an event stays small: `result.items` is left out when
+         *     the batch has more than 100 items, and `errors` holds at most the first 100 errors
+         *     (`errors_total` counts them all). `url` reads the whole record.
+         */
+        RequestEventObject: {
+            request_id: components["schemas"]["RequestId"];
+            kind: components["schemas"]["RequestKind"];
+            /**
+             * @description The final status.
+             * @enum {string}
+             */
+            status: "succeeded" | "failed" | "dead";
+            trace_id: components["schemas"]["TraceId"];
+            idempotency_key: string | null;
+            item_count: number;
+            /** Format: date-time */
+            accepted_at: string;
+            /** Format: date-time */
+            started_at: string | null;
+            /** Format: date-time */
+            completed_at: string;
+            attempts: number;
+            /** @description On `succeeded`, the counts, and the items when the batch has at most 100; `null` otherwise. */
+            result: components["schemas"]["RequestEventResult"] | null;
+            /** @description On `failed`, the first 100 offending items; empty otherwise. */
+            errors: components["schemas"]["ItemError"][];
+            /** @description How many errors the request has in all (the length of `errors` on `GET /requests/{request_id}`). */
+            errors_total: number;
+            /** @description On `dead`, the reason; `null` otherwise. */
+            error: components["schemas"]["DeadError"] | null;
+            /**
+             * @description The path of the whole record, `/v2/requests/{request_id}`.
+             * @example /v2/requests/0195b4a2-6c1e-7c3a-9f2d-4e8b1a0c5d7f
+             */
+            url: string;
+        };
+        RequestEventResult: {
+            created: number;
+            updated: number;
+            unchanged: number;
+            stale: number;
+            /** @description One entry per submitted item, in order; left out when the batch has more than 100 items. */
+            items?: components["schemas"]["RequestResultItem"][];
         };
         /** @description The body of a `webhook.test` event. */
         WebhookTestEvent: {
@@ -1705,11 +1984,58 @@ export interface components {
         };
         /**
          * @description An event of the account, as `GET /events` lists it and as webhook deliveries carry it (the
-         *     same bytes' object: `id`, `type`, `created_at`, `data.object`). Narrow on `type`; more
-         *     event types may come, so ignore the ones you do not know. `webhook.test` events are not
-         *     among them. Today every one is a `ReturnEvent`.
+         *     same bytes' object: `id`, `type`, `created_at`, `data.object`). Narrow on `type`: return
+         *     events carry a return, request events a request record. More event types may come, so
+         *     ignore the ones you do not know. `webhook.test` events are not among them.
          */
-        Event: components["schemas"]["ReturnEvent"];
+        Event: components["schemas"]["ReturnEvent"] | components["schemas"]["RequestEvent"];
+        /** @description The window of events to send again, by their `created_at`. */
+        WebhookRecoveryCreate: {
+            /**
+             * Format: date-time
+             * @description Events created at or after this instant. At most the event retention period (30 days by default) ago; older events no longer exist.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description Events created before this instant; the time of the call when left out. Must be later than `since`.
+             */
+            until?: string;
+        };
+        /**
+         * @description A recovery: a background job that queues, for one subscription, a new delivery of every
+         *     event in the window whose type the subscription receives. Follow its `status` and
+         *     `events_queued` with `GET /webhook_subscriptions/{subscription_id}/recoveries/{recovery_id}`,
+         *     and each delivery in `GET /webhook_subscriptions/{subscription_id}/deliveries` (trigger `recover`).
+         */
+        WebhookRecovery: {
+            /**
+             * @description Server id of the recovery.
+             * @example whr_01JQD2B8M4ZJ2W6Q7N3V5X9K1R
+             */
+            readonly id: string;
+            subscription_id: components["schemas"]["WebhookSubscriptionId"];
+            /** Format: date-time */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The end of the window (exclusive), fixed when the recovery was made.
+             */
+            until: string;
+            /**
+             * @description `running` while events are being queued; `completed` when every event of the window is queued (their deliveries may still be pending).
+             * @enum {string}
+             */
+            status: "running" | "completed";
+            /** @description Events queued for delivery so far. */
+            events_queued: number;
+            created_at: components["schemas"]["CreatedAt"];
+            /**
+             * Format: date-time
+             * @description When the last event of the window was queued; `null` while `running`.
+             */
+            completed_at: string | null;
+        };
         EventPage: {
             /** @description Events, oldest first. */
             data: components["schemas"]["Event"][];
@@ -1816,6 +2142,19 @@ export interface components {
          *     body. Use a new key for a new body.
          */
         IdempotencyKeyReused: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The webhook subscription is disabled; enable it (`PATCH` with `status` `enabled`) first. */
+        SubscriptionDisabled: {
             headers: {
                 "X-Trace-Id": components["headers"]["X-Trace-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -2025,6 +2364,16 @@ export interface components {
          * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
          */
         SubscriptionId: string;
+        /**
+         * @description The delivery attempt's id (`whd_...`).
+         * @example whd_01JPSG5BNA823QRHXQJF5YY1V2
+         */
+        DeliveryIdPath: string;
+        /**
+         * @description The recovery's id (`whr_...`).
+         * @example whr_01JQD2B8M4ZJ2W6Q7N3V5X9K1R
+         */
+        RecoveryIdPath: string;
         /**
          * @description The event's id (`evt_...`), the `webhook-id` of its deliveries.
          * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
@@ -3211,6 +3560,167 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    retryWebhookDelivery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+                /**
+                 * @description The delivery attempt's id (`whd_...`).
+                 * @example whd_01JPSG5BNA823QRHXQJF5YY1V2
+                 */
+                delivery_id: components["parameters"]["DeliveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event is queued again; this is the new, still pending, delivery attempt. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SubscriptionDisabled"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recoverWebhookSubscription: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookRecoveryCreate"];
+            };
+        };
+        responses: {
+            /** @description The recovery started. */
+            202: {
+                headers: {
+                    /** @description `/v2/webhook_subscriptions/{subscription_id}/recoveries/{recovery_id}`, where to follow the recovery. */
+                    Location?: string;
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["SubscriptionDisabled"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhookRecovery: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The subscription's id (`whs_...`).
+                 * @example whs_01JN8S7QQT86WJ5VH5F0CXSRN7
+                 */
+                subscription_id: components["parameters"]["SubscriptionId"];
+                /**
+                 * @description The recovery's id (`whr_...`).
+                 * @example whr_01JQD2B8M4ZJ2W6Q7N3V5X9K1R
+                 */
+                recovery_id: components["parameters"]["RecoveryIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The recovery. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookRecovery"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listEvents: {
         parameters: {
             query?: {
@@ -3606,6 +4116,129 @@ export interface operations {
                 "application/json": components["schemas"]["ReturnEvent"] & {
                     /** @constant */
                     type?: "return.cancelled";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onRequestSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestEvent"] & {
+                    /** @constant */
+                    type?: "request.succeeded";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onRequestFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestEvent"] & {
+                    /** @constant */
+                    type?: "request.failed";
+                };
+            };
+        };
+        responses: {
+            410: components["responses"]["WebhookGone"];
+            "2XX": components["responses"]["WebhookAcknowledged"];
+            default: components["responses"]["WebhookRetry"];
+        };
+    };
+    onRequestDead: {
+        parameters: {
+            query?: never;
+            header: {
+                /**
+                 * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
+                 * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
+                 */
+                "webhook-id": components["parameters"]["WebhookIdHeader"];
+                /**
+                 * @description Unix time in seconds of this attempt. Part of the signed content; reject deliveries whose
+                 *     timestamp is more than a few minutes away from your clock.
+                 * @example 1742465052
+                 */
+                "webhook-timestamp": components["parameters"]["WebhookTimestampHeader"];
+                /**
+                 * @description `v1,` followed by the base64 HMAC-SHA256 of `{webhook-id}.{webhook-timestamp}.{raw body}`,
+                 *     keyed with the base64-decoded part of the subscription's secret after `whsec_`. For
+                 *     24 hours after a secret rotation, two signatures separated by a space (new secret, then
+                 *     old); accept the delivery if any one matches.
+                 * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
+                 */
+                "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RequestEvent"] & {
+                    /** @constant */
+                    type?: "request.dead";
                 };
             };
         };

@@ -1,7 +1,16 @@
 // Webhook tables (decision 004). Like every table, keys lead with account_id. Event payloads stay
 // in the `events` outbox (schema.ts); a delivery points at its event instead of copying it.
 import { sql } from "drizzle-orm";
-import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import {
+  bigint,
+  index,
+  integer,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+} from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
 
@@ -25,6 +34,11 @@ export const webhookSubscriptions = pgTable(
     failingSince: ts("failing_since"),
     /** Why the server disabled it (http_410, failing); null when enabled or disabled by the caller. */
     disabledReason: text("disabled_reason"),
+    /**
+     * The receiver asked to wait (429/503 with Retry-After, capped at 1 h): no attempt to this
+     * subscription is claimed before then.
+     */
+    pausedUntil: ts("paused_until"),
     createdAt: ts("created_at").notNull().defaultNow(),
     updatedAt: ts("updated_at").notNull().defaultNow(),
   },
@@ -43,7 +57,15 @@ export const webhookDeliveries = pgTable(
     subscriptionId: text("subscription_id").notNull(),
     eventId: text("event_id").notNull(),
     eventType: text("event_type").notNull(),
-    /** 1 for the first attempt, 2 for the first retry… */
+    /** What sent the event: event (fan-out) | test | retry (POST …/retry) | recover. Retries keep it. */
+    trigger: text("trigger").notNull().default("event"),
+    /**
+     * Which sending of the event to the subscription this attempt belongs to: 0 for the first
+     * (fan-out or test), then one more per manual retry or recovery. Each sending has its own
+     * attempts 1, 2, … and its own retry schedule.
+     */
+    round: integer("round").notNull().default(0),
+    /** 1 for the first attempt of a sending, 2 for its first retry… */
     attempt: integer("attempt").notNull(),
     /** pending | succeeded | failed */
     status: text("status").notNull().default("pending"),
@@ -55,18 +77,55 @@ export const webhookDeliveries = pgTable(
     attemptedAt: ts("attempted_at"),
     responseStatus: integer("response_status"),
     error: text("error"),
+    /** Retry-After the receiver sent with a 429 or 503, in seconds (uncapped, as sent). */
+    retryAfterSeconds: integer("retry_after_seconds"),
     durationMs: integer("duration_ms"),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.id] }),
-    // One row per (subscription, event, attempt): fanning out or scheduling twice cannot send twice.
-    uniqueIndex("webhook_deliveries_attempt_idx").on(t.accountId, t.subscriptionId, t.eventId, t.attempt),
+    // One row per (subscription, event, sending, attempt): fanning out or scheduling twice cannot send twice.
+    uniqueIndex("webhook_deliveries_attempt_idx").on(
+      t.accountId,
+      t.subscriptionId,
+      t.eventId,
+      t.round,
+      t.attempt,
+    ),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
     // An event's attempts: what retention (webhooks/retention.ts) checks before deleting an event.
     index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The webhook-lag gauge's oldest pending event (readWebhookLag): one index probe, not a walk over every pending attempt.
+    index("webhook_deliveries_pending_event_idx").on(t.eventId, t.accountId).where(sql`status = 'pending'`),
     index("webhook_deliveries_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * POST /webhook_subscriptions/{id}/recover: a background job that queues a new sending (trigger
+ * recover) of every event of the window the subscription receives. `after_feed_seq` is how far it
+ * got, so a worker that dies mid-way leaves a job another one resumes without sending twice.
+ */
+export const webhookRecoveries = pgTable(
+  "webhook_recoveries",
+  {
+    accountId: text("account_id").notNull(),
+    id: text("id").notNull(),
+    subscriptionId: text("subscription_id").notNull(),
+    since: ts("since").notNull(),
+    until: ts("until").notNull(),
+    /** running | completed */
+    status: text("status").notNull().default("running"),
+    eventsQueued: integer("events_queued").notNull().default(0),
+    /** The last events.feed_seq queued (0 before the first). */
+    afterFeedSeq: bigint("after_feed_seq", { mode: "number" }).notNull().default(0),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    completedAt: ts("completed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.accountId, t.id] }),
+    index("webhook_recoveries_running_idx").on(t.createdAt).where(sql`status = 'running'`),
   ],
 );
