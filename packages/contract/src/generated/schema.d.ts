@@ -1998,7 +1998,7 @@ export interface components {
             since: string;
             /**
              * Format: date-time
-             * @description Events created before this instant; the time of the call when left out. Must be later than `since`.
+             * @description Events created before this instant; the time of the call when left out or later. Must be later than `since`.
              */
             until?: string;
         };
