@@ -22,9 +22,15 @@ describe("recoveryWindow", () => {
     });
   });
 
-  it("keeps an until in the future (events committed until then are queued)", () => {
+  it("cuts an until in the future to the call's time", () => {
     const w = recoveryWindow({ since: "2025-03-26T00:00:00Z", until: "2025-03-28T00:00:00Z" }, NOW, 30);
-    expect(w.until.toISOString()).toBe("2025-03-28T00:00:00.000Z");
+    expect(w.until).toEqual(NOW);
+  });
+
+  it("refuses a since in the future (the window would be empty)", () => {
+    expect(refusal(() => recoveryWindow({ since: "2025-03-28T00:00:00Z" }, NOW, 30))).toMatchObject({
+      status: 400,
+    });
   });
 
   it.each([

@@ -32,9 +32,10 @@ export interface RecoveryWindow {
 }
 
 /**
- * The window of a recovery, checked: `until` defaults to `now`, must be later than `since`, and
- * `since` may be at most the retention period ago (older events no longer exist, and a window
- * that silently sends nothing would hide that). Throws the 400 to answer.
+ * The window of a recovery, checked: `until` defaults to `now` and is cut to `now` (a recovery
+ * queues what exists when it runs, then completes; it does not wait for the future), must be later
+ * than `since`, and `since` may be at most the retention period ago (older events no longer exist,
+ * and a window that silently sends nothing would hide that). Throws the 400 to answer.
  */
 export function recoveryWindow(
   body: WebhookRecoveryCreate,
@@ -42,7 +43,8 @@ export function recoveryWindow(
   retentionDays: number,
 ): RecoveryWindow {
   const since = new Date(body.since);
-  const until = body.until === undefined ? now : new Date(body.until);
+  const asked = body.until === undefined ? now : new Date(body.until);
+  const until = asked > now ? now : asked;
   const oldest = new Date(now.getTime() - retentionDays * 86_400_000);
   if (since < oldest) {
     throw validationFailed([
