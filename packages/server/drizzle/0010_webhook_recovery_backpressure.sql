@@ -13,8 +13,8 @@ CREATE TABLE "webhook_recoveries" (
 );
 --> statement-breakpoint
 DROP INDEX "webhook_deliveries_attempt_idx";--> statement-breakpoint
-UPDATE "webhook_deliveries" SET "trigger" = 'test' WHERE "event_type" = 'webhook.test';--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD COLUMN "trigger" text DEFAULT 'event' NOT NULL;--> statement-breakpoint
+UPDATE "webhook_deliveries" SET "trigger" = 'test' WHERE "event_type" = 'webhook.test';--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD COLUMN "round" integer DEFAULT 0 NOT NULL;--> statement-breakpoint
 ALTER TABLE "webhook_deliveries" ADD COLUMN "retry_after_seconds" integer;--> statement-breakpoint
 ALTER TABLE "webhook_subscriptions" ADD COLUMN "paused_until" timestamp with time zone;--> statement-breakpoint
