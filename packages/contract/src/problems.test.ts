@@ -3,9 +3,13 @@ import {
   HttpProblem,
   internalError,
   invalidJson,
+  methodNotAllowed,
   notFound,
   payloadTooLarge,
   problemBody,
+  SERVICE_UNAVAILABLE_DETAIL,
+  serviceUnavailable,
+  unauthorized,
   unsupportedMediaType,
   validationFailed,
 } from "./problems.ts";
@@ -51,5 +55,36 @@ describe("problem bodies", () => {
   ])("%#: the shared constructors say one text each", (problem, status, code, detail) => {
     expect(problem).toBeInstanceOf(HttpProblem);
     expect([problem.status, problem.code, problem.message]).toEqual([status, code, detail]);
+  });
+});
+
+describe("the 401, 405 and 503 problems server and mock both answer", () => {
+  it("401 names the Bearer scheme and tells a bad token from a missing one", () => {
+    const bad = unauthorized(true, { Connection: "close" });
+    expect([bad.status, bad.code, bad.message]).toEqual([
+      401,
+      "unauthorized",
+      "The bearer token is unknown or revoked.",
+    ]);
+    expect(bad.headers).toEqual({ "WWW-Authenticate": 'Bearer realm="oisr"', Connection: "close" });
+    expect(unauthorized(false).message).toBe("Send `Authorization: Bearer <token>`.");
+  });
+
+  it("405 lists the path's methods in Allow, upper-cased", () => {
+    const problem = methodNotAllowed("put", ["get", "POST"]);
+    expect([problem.status, problem.message, problem.headers.Allow]).toEqual([
+      405,
+      "PUT method not allowed",
+      "GET, POST",
+    ]);
+  });
+
+  it("503 carries a whole-second Retry-After of at least 1", () => {
+    expect(serviceUnavailable(SERVICE_UNAVAILABLE_DETAIL.database, 0.2).headers).toEqual({
+      "Retry-After": "1",
+    });
+    expect(serviceUnavailable(SERVICE_UNAVAILABLE_DETAIL.notReady, 5).headers).toEqual({
+      "Retry-After": "5",
+    });
   });
 });

@@ -59,3 +59,30 @@ export const unsupportedMediaType = () =>
   new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
 
 export const internalError = () => new HttpProblem(500, "internal_error", "An unexpected error occurred.");
+
+/** 401 for a call without a live token; `hadToken` tells a bad token from a missing header. */
+export const unauthorized = (hadToken: boolean, headers: Record<string, string> = {}) =>
+  new HttpProblem(
+    401,
+    "unauthorized",
+    hadToken ? "The bearer token is unknown or revoked." : "Send `Authorization: Bearer <token>`.",
+    { headers: { "WWW-Authenticate": 'Bearer realm="oisr"', ...headers } },
+  );
+
+/** 405 for a method the path does not have; `allow` lists the ones it has, for the `Allow` header. */
+export const methodNotAllowed = (method: string, allow: readonly string[]) =>
+  new HttpProblem(405, "method_not_allowed", `${method.toUpperCase()} method not allowed`, {
+    headers: { Allow: allow.map((m) => m.toUpperCase()).join(", ") },
+  });
+
+/** Why a 503 is answered: the database went away mid-call, or /readyz found it unreachable or unmigrated. */
+export const SERVICE_UNAVAILABLE_DETAIL = {
+  database: "The database is unavailable; retry shortly.",
+  notReady: "The database is unreachable or not migrated.",
+} as const;
+
+/** 503 with the `Retry-After` (whole seconds) a client should wait. */
+export const serviceUnavailable = (detail: string, retryAfterSeconds: number) =>
+  new HttpProblem(503, "service_unavailable", detail, {
+    headers: { "Retry-After": String(Math.max(1, Math.ceil(retryAfterSeconds))) },
+  });

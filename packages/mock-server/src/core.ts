@@ -4,10 +4,14 @@
 // the standalone HTTP server and tests all drive the same code.
 import {
   bearerToken,
+  methodNotAllowed,
   openapiDocument,
   rateLimitedProblem,
   rateLimitHeaders,
+  SERVICE_UNAVAILABLE_DETAIL,
   scopesFor,
+  serviceUnavailable,
+  unauthorized,
 } from "@oisr/contract";
 import { Clock } from "./clock.ts";
 import { mediaType, readJsonBody } from "./http/body.ts";
@@ -139,9 +143,7 @@ export class MockCore {
 
   #service(path: ServicePath, request: Request): RouteResult | Response {
     if (request.method !== "GET" && request.method !== "HEAD") {
-      throw new HttpProblem(405, "method_not_allowed", "Only GET is supported here.", {
-        headers: { Allow: "GET" },
-      });
+      throw methodNotAllowed(request.method, ["GET"]);
     }
     if (path === "/docs") {
       const html = docsPage(openapiDocument, this.options.baseUrl.pathname);
@@ -152,9 +154,7 @@ export class MockCore {
     if (path === "/healthz") return { status: 200, body: { status: "ok" } };
     const retryAfter = this.runtime.scenarios.takeUnavailable();
     if (retryAfter !== null) {
-      throw new HttpProblem(503, "service_unavailable", "The database is unreachable or not migrated.", {
-        headers: { "Retry-After": String(retryAfter) },
-      });
+      throw serviceUnavailable(SERVICE_UNAVAILABLE_DETAIL.notReady, retryAfter);
     }
     return { status: 200, body: { status: "ready" } };
   }
@@ -171,9 +171,7 @@ export class MockCore {
     if (path === "/openapi.json" && method === "GET") return { status: 200, body: openapiDocument };
     const retryAfter = runtime.scenarios.takeUnavailable();
     if (retryAfter !== null) {
-      throw new HttpProblem(503, "service_unavailable", "The database is unavailable; retry shortly.", {
-        headers: { "Retry-After": String(retryAfter) },
-      });
+      throw serviceUnavailable(SERVICE_UNAVAILABLE_DETAIL.database, retryAfter);
     }
     const account = this.#authenticate(request);
     this.#rateLimit(account, method, path, headers);
@@ -219,12 +217,7 @@ export class MockCore {
     const token = bearerToken(request.headers.get("authorization"));
     const account = token ? this.runtime.store.authenticate(token, this.options.acceptAnyToken) : null;
     if (!account) {
-      const detail = token
-        ? "The bearer token is unknown or revoked."
-        : "Send `Authorization: Bearer <token>`.";
-      throw new HttpProblem(401, "unauthorized", detail, {
-        headers: { "WWW-Authenticate": 'Bearer realm="oisr"' },
-      });
+      throw unauthorized(Boolean(token));
     }
     return account;
   }

@@ -1,6 +1,7 @@
 // The operation table, read from the OpenAPI document: which operation a method and path name,
 // or why none does (404 unknown path, 405 with the path's methods in `Allow`).
-import { HttpProblem, notFound } from "./problem.ts";
+import { methodNotAllowed } from "@oisr/contract";
+import { notFound } from "./problem.ts";
 
 export interface SpecParameter {
   name: string;
@@ -102,10 +103,7 @@ export class OperationTable {
       const operation = route.operations.get(method);
       if (!operation) {
         // The validator the server uses lists the path's methods in reverse declaration order.
-        const allow = [...route.operations.keys()].reverse().join(", ");
-        throw new HttpProblem(405, "method_not_allowed", `${method} method not allowed`, {
-          headers: { Allow: allow },
-        });
+        throw methodNotAllowed(method, [...route.operations.keys()].reverse());
       }
       const params: Record<string, string> = {};
       route.names.forEach((name, i) => {

@@ -1,6 +1,7 @@
 // Bearer authentication: the account comes from the token, never from the URL (accessMiddleware
 // puts it in res.locals.account, typed in locals.ts).
-import { HttpProblem } from "./problem.ts";
+import { unauthorized as unauthorizedProblem } from "@oisr/contract";
+import type { HttpProblem } from "./problem.ts";
 
 export { bearerToken } from "@oisr/contract";
 
@@ -10,10 +11,5 @@ export { bearerToken } from "@oisr/contract";
  * client cannot hold the connection open by trickling a body nobody will read.
  */
 export function unauthorized(hadToken: boolean): HttpProblem {
-  const detail = hadToken
-    ? "The bearer token is unknown or revoked."
-    : "Send `Authorization: Bearer <token>`.";
-  return new HttpProblem(401, "unauthorized", detail, {
-    headers: { "WWW-Authenticate": 'Bearer realm="oisr"', Connection: "close" },
-  });
+  return unauthorizedProblem(hadToken, { Connection: "close" });
 }

@@ -2,8 +2,11 @@
 import {
   internalError,
   invalidJson,
+  methodNotAllowed,
   notFound as noSuchPath,
   payloadTooLarge,
+  SERVICE_UNAVAILABLE_DETAIL,
+  serviceUnavailable,
   unsupportedMediaType,
 } from "@oisr/contract";
 import type { ErrorRequestHandler, RequestHandler } from "express";
@@ -43,7 +46,8 @@ function fieldErrors(items: ValidatorErrorItem[] | undefined): FieldError[] {
   }));
 }
 
-export function toProblem(err: unknown): HttpProblem {
+/** `method` is the call's, for the 405 text (the validator's error does not carry it). */
+export function toProblem(err: unknown, method = ""): HttpProblem {
   if (err instanceof HttpProblem) return err;
   const e = err as {
     status?: number;
@@ -56,9 +60,7 @@ export function toProblem(err: unknown): HttpProblem {
   if (e?.type === "entity.too.large" || e?.status === 413) return payloadTooLarge();
   if (e?.type === "encoding.unsupported" || e?.status === 415) return unsupportedMediaType();
   if (isDatabaseUnavailable(err)) {
-    return new HttpProblem(503, "service_unavailable", "The database is unavailable; retry shortly.", {
-      headers: { "Retry-After": "5" },
-    });
+    return serviceUnavailable(SERVICE_UNAVAILABLE_DETAIL.database, 5);
   }
   switch (e?.status) {
     case 400:
@@ -68,9 +70,14 @@ export function toProblem(err: unknown): HttpProblem {
     case 404:
       return noSuchPath();
     case 405:
-      return new HttpProblem(405, "method_not_allowed", e.message ?? "Method not allowed.", {
-        headers: { Allow: (e.headers?.Allow ?? "").toUpperCase() },
-      });
+      // The validator names the path's methods in Allow; the text is ours (the same as the mock's).
+      return methodNotAllowed(
+        method,
+        (e.headers?.Allow ?? "")
+          .split(",")
+          .map((m) => m.trim())
+          .filter(Boolean),
+      );
     default:
       return internalError();
   }
@@ -78,7 +85,7 @@ export function toProblem(err: unknown): HttpProblem {
 
 export function errorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const problem = toProblem(err);
+    const problem = toProblem(err, req.method);
     if (problem.status >= 500) {
       logger.error(
         { err, traceId: res.locals.traceId, method: req.method, path: req.path },

@@ -1,7 +1,9 @@
 // Unauthenticated probes outside /v2.
+
+import { methodNotAllowed, SERVICE_UNAVAILABLE_DETAIL, serviceUnavailable } from "@oisr/contract";
 import { Router } from "express";
 import type { Database } from "../db/client.ts";
-import { HttpProblem, sendProblem } from "../http/problem.ts";
+import { sendProblem } from "../http/problem.ts";
 import type { OperationReply } from "../http/typed.ts";
 
 export function healthRoutes(database: Database): Router {
@@ -15,19 +17,12 @@ export function healthRoutes(database: Database): Router {
       await database.ping();
       res.json({ status: "ready" });
     } catch {
-      sendProblem(
-        res,
-        new HttpProblem(503, "service_unavailable", "The database is unreachable or not migrated.", {
-          headers: { "Retry-After": "5" },
-        }),
-      );
+      sendProblem(res, serviceUnavailable(SERVICE_UNAVAILABLE_DETAIL.notReady, 5));
     }
   });
   // The spec answers other methods on the probes with 405, like everywhere else.
-  router.all(["/healthz", "/readyz"], () => {
-    throw new HttpProblem(405, "method_not_allowed", "Only GET is supported here.", {
-      headers: { Allow: "GET" },
-    });
+  router.all(["/healthz", "/readyz"], (req) => {
+    throw methodNotAllowed(req.method, ["GET"]);
   });
   return router;
 }
