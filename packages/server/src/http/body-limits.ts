@@ -2,9 +2,14 @@
 // memory at once. A 5 MB body nested 2.5 million levels blocked the process 1.6 s in JSON.parse, and
 // 40 concurrent 4.8 MiB bodies took 2.8 GB (issue 14): the raw bytes, their string and the parsed
 // tree each cost a multiple of the body.
-import { invalidJson, jsonTextMayHoldUnstorable, MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/contract";
+import {
+  invalidJson,
+  jsonTextMayHoldUnstorable,
+  MAX_BODY_DEPTH,
+  nestsDeeperThan,
+  serviceUnavailable,
+} from "@oisr/contract";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { HttpProblem } from "./problem.ts";
 
 /**
  * `verify` hook of express.json: refuses a body nested deeper than MAX_BODY_DEPTH before parsing,
@@ -33,14 +38,7 @@ export function largeBodyGate(options: { thresholdBytes: number; concurrent: num
     if (!hasBody || (length !== undefined && Number(length) <= options.thresholdBytes)) return next();
     if (inFlight >= options.concurrent) {
       res.setHeader("Connection", "close");
-      throw new HttpProblem(
-        503,
-        "service_unavailable",
-        "Too many large request bodies are being processed; retry shortly.",
-        {
-          headers: { "Retry-After": "1" },
-        },
-      );
+      throw serviceUnavailable("Too many large request bodies are being processed; retry shortly.", 1);
     }
     inFlight++;
     let released = false;
