@@ -191,3 +191,161 @@ describe("events and deliveries", () => {
     expect(api.controls.events({ type: "return.created" })).toHaveLength(2);
   });
 });
+
+describe("sending events again", () => {
+  type Attempt = { id: string; event_id: string; trigger: string; attempt: number; status: string };
+  const attemptsOf = async (id: string) =>
+    (await call("GET", `/webhook_subscriptions/${id}/deliveries`)).body.data as Attempt[];
+
+  it("retry sends the delivery's event again as a new sending: trigger retry, attempt 1, same webhook-id", async () => {
+    receiver();
+    const { id, secret } = await subscribe();
+    await createReturn();
+    const [first] = await attemptsOf(id);
+    expect(first).toMatchObject({ trigger: "event", attempt: 1, status: "succeeded" });
+    const retried = await call("POST", `/webhook_subscriptions/${id}/deliveries/${first?.id}/retry`);
+    expect(retried).toMatchObject({
+      status: 202,
+      body: {
+        event_id: first?.event_id,
+        trigger: "retry",
+        attempt: 1,
+        status: "pending",
+        retry_after_seconds: null,
+        next_attempt_at: "2025-06-01T12:00:00.000Z",
+      },
+    });
+    expect(retried.body.id).not.toBe(first?.id);
+    await api.controls.flush();
+    expect(received.map((r) => r.headers.get("webhook-id"))).toEqual([first?.event_id, first?.event_id]);
+    expect(verify(received[1] as Received, secret)).toBe(true);
+    expect(received[1]?.body).toBe(received[0]?.body);
+  });
+
+  it("a re-sending gets the whole retry schedule, its automatic retries keeping the trigger", async () => {
+    receiver();
+    const { id } = await subscribe();
+    await createReturn();
+    const [first] = await attemptsOf(id);
+    answer = 503;
+    await call("POST", `/webhook_subscriptions/${id}/deliveries/${first?.id}/retry`);
+    await api.controls.flush();
+    answer = 204;
+    api.controls.clock.advance(5_000);
+    await api.controls.flush();
+    expect((await attemptsOf(id)).map((a) => [a.trigger, a.attempt, a.status])).toEqual([
+      ["retry", 2, "succeeded"],
+      ["retry", 1, "failed"],
+      ["event", 1, "succeeded"],
+    ]);
+  });
+
+  it("retry is 404 for another subscription's delivery, 409 on a disabled subscription except for test events", async () => {
+    receiver();
+    const a = await subscribe();
+    const b = await subscribe();
+    await createReturn();
+    const [ofA] = await attemptsOf(a.id);
+    const foreign = await call("POST", `/webhook_subscriptions/${b.id}/deliveries/${ofA?.id}/retry`);
+    expect(foreign).toMatchObject({ status: 404, body: { code: "not_found" } });
+    const test = (await call("POST", `/webhook_subscriptions/${a.id}/test`)).body as Attempt;
+    await api.controls.flush(); // disabling drops attempts not yet made
+    await call("PATCH", `/webhook_subscriptions/${a.id}`, { status: "disabled" });
+    const refused = await call("POST", `/webhook_subscriptions/${a.id}/deliveries/${ofA?.id}/retry`);
+    expect(refused).toMatchObject({ status: 409, body: { code: "subscription_disabled" } });
+    const testAgain = await call("POST", `/webhook_subscriptions/${a.id}/deliveries/${test.id}/retry`);
+    expect(testAgain).toMatchObject({ status: 202, body: { event_type: "webhook.test", trigger: "retry" } });
+  });
+
+  it("recover queues every subscribed event of the window once, running until the next tick", async () => {
+    receiver();
+    answer = 500;
+    await createReturn("R0"); // before the subscription: recovered too (the window decides)
+    const { id } = await subscribe(["return.created"]);
+    await createReturn("R1");
+    await call("POST", "/ingest/returns", {
+      returns: [{ ...returnOf("R1", "O-R1"), status: "completed" }],
+    });
+    await api.controls.flush();
+    await call("POST", `/webhook_subscriptions/${id}/test`); // never recovered
+    api.controls.clock.advance(60_000); // the first automatic retries fail too
+    await api.controls.flush();
+    answer = 204;
+    received = [];
+    const started = await call("POST", `/webhook_subscriptions/${id}/recover`, {
+      since: "2025-06-01T11:00:00Z",
+    });
+    expect(started).toMatchObject({
+      status: 202,
+      body: {
+        subscription_id: id,
+        since: "2025-06-01T11:00:00.000Z",
+        until: "2025-06-01T12:01:00.000Z",
+        status: "running",
+        events_queued: 0,
+        completed_at: null,
+      },
+    });
+    const location = started.headers.get("location");
+    expect(location).toBe(`/v2/webhook_subscriptions/${id}/recoveries/${started.body.id}`);
+    await api.controls.flush();
+    const done = await call("GET", (location as string).slice("/v2".length));
+    expect(done).toMatchObject({
+      status: 200,
+      body: { status: "completed", events_queued: 2, completed_at: "2025-06-01T12:01:00.000Z" },
+    });
+    const created = api.controls.events({ type: "return.created" }).map((e) => e.id);
+    expect(created).toHaveLength(2);
+    expect(received.map((r) => r.headers.get("webhook-id")).sort()).toEqual(created.sort());
+    const recovered = (await attemptsOf(id)).filter((a) => a.trigger === "recover");
+    expect(recovered.map((a) => [a.attempt, a.status])).toEqual([
+      [1, "succeeded"],
+      [1, "succeeded"],
+    ]);
+  });
+
+  it("recover refuses a window out of range (400), a disabled subscription (409), and works once re-enabled", async () => {
+    const { id } = await subscribe();
+    const tooOld = await call("POST", `/webhook_subscriptions/${id}/recover`, {
+      since: "2025-05-01T11:59:59Z",
+    });
+    expect(tooOld).toMatchObject({
+      status: 400,
+      body: { errors: [{ pointer: "/since", code: "out_of_range" }] },
+    });
+    const empty = await call("POST", `/webhook_subscriptions/${id}/recover`, {
+      since: "2025-06-01T11:00:00Z",
+      until: "2025-06-01T11:00:00Z",
+    });
+    expect(empty).toMatchObject({ status: 400, body: { errors: [{ pointer: "/until" }] } });
+    const noBody = await call("POST", `/webhook_subscriptions/${id}/recover`, {});
+    expect(noBody.status).toBe(400);
+    await call("PATCH", `/webhook_subscriptions/${id}`, { status: "disabled" });
+    const window = { since: "2025-06-01T11:00:00Z" };
+    expect(await call("POST", `/webhook_subscriptions/${id}/recover`, window)).toMatchObject({
+      status: 409,
+      body: { code: "subscription_disabled" },
+    });
+    await call("PATCH", `/webhook_subscriptions/${id}`, { status: "enabled" });
+    expect((await call("POST", `/webhook_subscriptions/${id}/recover`, window)).status).toBe(202);
+    expect((await call("POST", "/webhook_subscriptions/whs_nope/recover", window)).status).toBe(404);
+  });
+
+  it("a recovery is 404 under another subscription; a subscription disabled before it runs completes it empty", async () => {
+    await createReturn();
+    const a = await subscribe();
+    const b = await subscribe();
+    const started = (
+      await call("POST", `/webhook_subscriptions/${a.id}/recover`, { since: "2025-06-01T11:00:00Z" })
+    ).body as { id: string };
+    expect((await call("GET", `/webhook_subscriptions/${b.id}/recoveries/${started.id}`)).status).toBe(404);
+    await call("PATCH", `/webhook_subscriptions/${a.id}`, { status: "disabled" });
+    await api.controls.flush();
+    expect((await call("GET", `/webhook_subscriptions/${a.id}/recoveries/${started.id}`)).body).toMatchObject(
+      {
+        status: "completed",
+        events_queued: 0,
+      },
+    );
+  });
+});

@@ -1,18 +1,27 @@
-// /webhook_subscriptions*: subscriptions, secret rotation, test events and the attempt history.
+// /webhook_subscriptions*: subscriptions, secret rotation, test events, the attempt history, and
+// sending events again (retry one delivery's event, recover a window).
 // URLs get the server's rules without its DNS step (browsers have none): a host name is taken as
 // public, an IP literal or a localhost name is checked against the server's table.
 import {
   classifyWebhookUrl,
+  DAY_MS,
+  deliveryNotFound,
   generateWebhookSecret,
+  recoveryNotFound,
+  recoveryWindow,
+  retryRefused,
   subscriptionChange,
+  subscriptionDisabled,
   subscriptionNotFound,
   toWebhookDelivery,
+  toWebhookRecovery,
   toWebhookSubscription,
   uniqueEvents,
+  type WebhookRecoveryCreate,
   type WebhookSubscriptionUpdate,
   webhookUrlNotAllowed,
 } from "@oisr/contract";
-import type { Subscription } from "../store/account.ts";
+import type { Recovery, Subscription } from "../store/account.ts";
 import { basePath, limitOf, ok, type RouteContext, type RouteHandler } from "./context.ts";
 
 function checkUrl(ctx: RouteContext, url: string): void {
@@ -96,6 +105,8 @@ const deleteWebhookSubscription: RouteHandler = (ctx) => {
   const deliveries = ctx.account.deliveries;
   for (let i = deliveries.length - 1; i >= 0; i--)
     if (deliveries[i]?.subscriptionId === s.id) deliveries.splice(i, 1);
+  for (const r of ctx.account.recoveries.values())
+    if (r.subscriptionId === s.id) ctx.account.recoveries.delete(r.id);
   return { status: 204 };
 };
 
@@ -121,6 +132,58 @@ const listWebhookDeliveries: RouteHandler = async (ctx) => {
   );
 };
 
+/** Deliveries, events and recoveries are kept for the request retention period, as on the server. */
+const retained = (ctx: RouteContext, at: number) =>
+  ctx.runtime.clock.now() - at <= ctx.runtime.options.requestRetentionMs;
+
+const retryWebhookDelivery: RouteHandler = (ctx) => {
+  const s = found(ctx);
+  const id = ctx.params.delivery_id ?? "";
+  const d = ctx.account.deliveries.find((x) => x.id === id && x.subscriptionId === s.id);
+  if (!d || !retained(ctx, d.createdAt)) throw deliveryNotFound(id);
+  if (retryRefused(s.status, d.eventType)) throw subscriptionDisabled(s.id);
+  const recorded = ctx.account.events.find((e) => e.event.id === d.eventId);
+  if (!recorded || !retained(ctx, recorded.at)) throw deliveryNotFound(id);
+  const delivery = ctx.runtime.webhooks.resend(ctx.account, s, recorded.event, "retry");
+  return { status: 202, body: toWebhookDelivery(delivery) };
+};
+
+const recoverWebhookSubscription: RouteHandler = (ctx) => {
+  const s = found(ctx);
+  const now = ctx.runtime.clock.now();
+  const retentionDays = ctx.runtime.options.requestRetentionMs / DAY_MS;
+  const window = recoveryWindow(ctx.body as WebhookRecoveryCreate, new Date(now), retentionDays);
+  if (s.status !== "enabled") throw subscriptionDisabled(s.id);
+  const recovery: Recovery = {
+    id: ctx.runtime.store.newId("whr"),
+    subscriptionId: s.id,
+    since: window.since.getTime(),
+    until: window.until.getTime(),
+    status: "running",
+    eventsQueued: 0,
+    createdAt: now,
+    completedAt: null,
+  };
+  ctx.account.recoveries.set(recovery.id, recovery);
+  ctx.runtime.webhooks.startRecovery(ctx.account, recovery);
+  return {
+    status: 202,
+    body: toWebhookRecovery(recovery),
+    // The contract's recoveryLocation is /v2-rooted; the mock answers under its own base path.
+    headers: {
+      Location: `${basePath(ctx.runtime)}/webhook_subscriptions/${s.id}/recoveries/${recovery.id}`,
+    },
+  };
+};
+
+const getWebhookRecovery: RouteHandler = (ctx) => {
+  const s = found(ctx);
+  const id = ctx.params.recovery_id ?? "";
+  const r = ctx.account.recoveries.get(id);
+  if (!r || r.subscriptionId !== s.id || !retained(ctx, r.createdAt)) throw recoveryNotFound(id);
+  return ok(toWebhookRecovery(r));
+};
+
 export const webhookRoutes: Record<string, RouteHandler> = {
   createWebhookSubscription,
   listWebhookSubscriptions,
@@ -130,4 +193,7 @@ export const webhookRoutes: Record<string, RouteHandler> = {
   rotateWebhookSecret,
   testWebhookSubscription,
   listWebhookDeliveries,
+  retryWebhookDelivery,
+  recoverWebhookSubscription,
+  getWebhookRecovery,
 };

@@ -2,9 +2,12 @@
 // tables around it (feed positions, request records, idempotency keys, webhook subscriptions,
 // deliveries and events, rate-limit windows).
 import {
+  type DeliveryTrigger,
+  type RecoveryRecord,
   toRequestRecord as requestRecordOf,
   type StoredRequest,
   type WebhookEventBody,
+  type WebhookRecovery,
 } from "@oisr/contract";
 import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";
 import { MemoryState } from "@oisr/domain";
@@ -67,16 +70,30 @@ export interface Delivery {
   subscriptionId: string;
   eventId: string;
   eventType: string;
+  /** What sent the event (DeliveryTrigger): automatic retries keep the trigger of the attempt they follow. */
+  trigger: DeliveryTrigger;
+  /** 1 for the first attempt of a sending (the event, a test, a retry or a recovery). */
   attempt: number;
   status: "pending" | "succeeded" | "failed";
   responseStatus: number | null;
   error: string | null;
+  /** The receiver's Retry-After on a 429/503, in seconds; null when none was sent. */
+  retryAfterSeconds: number | null;
   durationMs: number | null;
   attemptedAt: number | null;
   nextAttemptAt: number | null;
   createdAt: number;
   /** An attempt is being made right now. */
   inFlight: boolean;
+}
+
+/** `POST …/recover`: the window is fixed when it is made; it completes on the dispatcher's next tick. */
+export interface Recovery extends RecoveryRecord {
+  status: WebhookRecovery["status"];
+  since: number;
+  until: number;
+  createdAt: number;
+  completedAt: number | null;
 }
 
 /** A webhook event as delivered: `{id, type, created_at, data: {object}}`. */
@@ -99,6 +116,7 @@ export class Account {
   readonly idempotency = new Map<string, IdempotencyEntry>();
   readonly subscriptions = new Map<string, Subscription>();
   readonly deliveries: Delivery[] = [];
+  readonly recoveries = new Map<string, Recovery>();
   readonly events: { event: WebhookEvent; accountId: string; at: number }[] = [];
   readonly rateWindows = new RateWindows();
   /** Per-account limits (the server's `accounts.rate_limits`); null uses the mock's defaults. */

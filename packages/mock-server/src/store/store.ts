@@ -5,7 +5,7 @@ import { newToken, ulidFactory } from "../ids.ts";
 import { Account } from "./account.ts";
 import type { RateLimitScope } from "./rate-limit.ts";
 
-export type IdPrefix = "acc" | "ord" | "shp" | "ret" | "dsp" | "whs" | "evt" | "whd";
+export type IdPrefix = "acc" | "ord" | "shp" | "ret" | "dsp" | "whs" | "evt" | "whd" | "whr";
 
 interface TokenEntry {
   accountId: string;

@@ -19,8 +19,9 @@ import {
 import type { DomainEvent } from "@oisr/domain";
 import type { Clock } from "../clock.ts";
 import type { ResolvedOptions } from "../options.ts";
-import type { Account, Delivery, Subscription, WebhookEvent } from "../store/account.ts";
+import type { Account, Delivery, Recovery, Subscription, WebhookEvent } from "../store/account.ts";
 import type { MockStore } from "../store/store.ts";
+import { queueRecovery } from "./recovery.ts";
 
 /** The retry schedule exactly: no jitter, so tests that advance the mock clock know when to look. */
 const NO_JITTER = () => 0.5;
@@ -31,6 +32,8 @@ export class WebhookDispatcher {
   readonly #options: ResolvedOptions["webhooks"];
   readonly #inFlight = new Set<Promise<void>>();
   readonly #payloads = new Map<string, WebhookEvent>();
+  /** Recoveries still `running`: each queues its window on the next tick (or `settle()`). */
+  readonly #recoveries = new Set<{ account: Account; recovery: Recovery }>();
   #generation = 0;
 
   constructor(store: MockStore, clock: Clock, options: ResolvedOptions["webhooks"]) {
@@ -51,7 +54,32 @@ export class WebhookDispatcher {
   /** `POST …/test`: a `webhook.test` event for this subscription only, whatever its events and status. */
   test(account: Account, subscription: Subscription): Delivery {
     const event = this.#record(account, TEST_EVENT_TYPE, testEventObject(subscription.id));
-    return this.#newDelivery(account, subscription, event, 1, this.#clock.now());
+    return this.#newDelivery(account, subscription, event, 1, this.#clock.now(), "test");
+  }
+
+  /** A new sending of a recorded event (`POST …/retry`, a recovery): attempt 1, the whole schedule. */
+  resend(account: Account, s: Subscription, event: WebhookEvent, trigger: "retry" | "recover"): Delivery {
+    this.#payloads.set(event.id, event);
+    return this.#newDelivery(account, s, event, 1, this.#clock.now(), trigger);
+  }
+
+  /** `POST …/recover`: the recovery queues its window on the next tick, as the server's dispatcher would. */
+  startRecovery(account: Account, recovery: Recovery): void {
+    const entry = { account, recovery };
+    this.#recoveries.add(entry);
+    const generation = this.#generation;
+    this.#clock.at(this.#clock.now(), () => {
+      if (generation === this.#generation) this.#runRecoveries();
+    });
+  }
+
+  #runRecoveries(): void {
+    for (const entry of this.#recoveries) {
+      this.#recoveries.delete(entry);
+      queueRecovery(entry.account, entry.recovery, this.#clock.now(), (s, event) =>
+        this.resend(entry.account, s, event, "recover"),
+      );
+    }
   }
 
   /** The secrets to sign with: the current one, then the one a rotation replaced less than 24 h ago. */
@@ -87,6 +115,7 @@ export class WebhookDispatcher {
   /** Makes every attempt that is due now, and resolves once all attempts in flight are recorded. */
   async settle(): Promise<void> {
     for (;;) {
+      this.#runRecoveries();
       if (this.#options.deliver) {
         const now = this.#clock.now();
         for (const account of this.#store.accounts.values()) {
@@ -104,6 +133,7 @@ export class WebhookDispatcher {
   reset(): void {
     this.#generation++;
     this.#payloads.clear();
+    this.#recoveries.clear();
   }
 
   #record(account: Account, type: string, object: unknown): WebhookEvent {
@@ -119,7 +149,7 @@ export class WebhookDispatcher {
     for (const s of account.subscriptions.values()) {
       // A subscription receives what happens after it was made.
       if (s.status === "enabled" && s.events.includes(event.type) && s.createdAt <= now) {
-        this.#newDelivery(account, s, event, 1, now);
+        this.#newDelivery(account, s, event, 1, now, "event");
       }
     }
   }
@@ -130,16 +160,19 @@ export class WebhookDispatcher {
     event: WebhookEvent,
     attempt: number,
     dueAt: number,
+    trigger: Delivery["trigger"],
   ): Delivery {
     const delivery: Delivery = {
       id: this.#store.newId("whd"),
       subscriptionId: s.id,
       eventId: event.id,
       eventType: event.type,
+      trigger,
       attempt,
       status: "pending",
       responseStatus: null,
       error: null,
+      retryAfterSeconds: null,
       durationMs: null,
       attemptedAt: null,
       nextAttemptAt: dueAt,
@@ -246,7 +279,7 @@ export class WebhookDispatcher {
     d.status = "failed";
     d.error = result.error;
     d.nextAttemptAt = next;
-    if (next !== null) this.#newDelivery(account, s, event, d.attempt + 1, next);
+    if (next !== null) this.#newDelivery(account, s, event, d.attempt + 1, next, d.trigger);
     if (after.disable) {
       s.status = "disabled";
       s.updatedAt = now;
