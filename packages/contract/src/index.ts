@@ -57,11 +57,13 @@ export {
 export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 export {
   DEFAULT_LIMIT,
+  type FeedRows,
   feedPage,
   limitOf,
   type Page,
   type PageOptions,
   pageOf,
+  readFeed,
   stringFilters,
 } from "./pages.ts";
 export {
@@ -107,6 +109,17 @@ export {
   type StoredRequest,
   toRequestRecord,
 } from "./request-record.ts";
+export {
+  type FinalRequestRecord,
+  isFinalRecord,
+  REQUEST_EVENT_LIST_LIMIT,
+  type RequestEvent,
+  type RequestEventObject,
+  type RequestEventType,
+  requestEvent,
+  requestEventObject,
+  requestEventType,
+} from "./request-event.ts";
 export { type OpenApiDocument, openapiDocument } from "./spec.ts";
 export {
   type AddressCategory,

@@ -52,10 +52,31 @@ export async function pageOf<R, T, P>(
   };
 }
 
+/** Rows of a feed after a position: each with its feed sequence. */
+export type FeedRows<T> = readonly { seq: number; body: T }[];
+
+/**
+ * One change-feed call, as every feed (orders, returns, events; server and mock) answers it: the
+ * cursor is decoded against the filters sent (a cursor made with others is refused), `read` gets
+ * the filters the cursor carries, the position after which to read, and how many rows to read
+ * (one past the limit, which only says there is more).
+ */
+export async function readFeed<T>(
+  cursors: AccountCursors,
+  query: Record<string, unknown>,
+  sentFilters: Filters,
+  read: (filters: Filters, after: number, take: number) => FeedRows<T> | Promise<FeedRows<T>>,
+): Promise<Page<T>> {
+  const { position, filters } = await cursors.decode<number>(query.cursor, sentFilters);
+  const limit = limitOf(query);
+  const after = position ?? 0;
+  return feedPage(cursors, await read(filters, after, limit + 1), limit, after, filters);
+}
+
 /** A change-feed page: rows carry their feed sequence, the position cursors hold. */
 export function feedPage<T>(
   cursors: AccountCursors,
-  rows: readonly { seq: number; body: T }[],
+  rows: FeedRows<T>,
   limit: number,
   after: number,
   filters: Filters,

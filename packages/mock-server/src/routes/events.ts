@@ -2,14 +2,7 @@
 // order they were recorded (the mock applies one request at a time, so that is commit order), each
 // at its 1-based place in `account.events`, which only ever grows. `webhook.test` events are not
 // listed nor found, and events past the request retention are gone.
-import {
-  eventFeedFilters,
-  eventNotFound,
-  eventTypesOf,
-  feedPage,
-  limitOf,
-  TEST_EVENT_TYPE,
-} from "@oisr/contract";
+import { eventFeedFilters, eventNotFound, eventTypesOf, readFeed, TEST_EVENT_TYPE } from "@oisr/contract";
 import type { WebhookEvent } from "../store/account.ts";
 import { ok, type RouteContext, type RouteHandler } from "./context.ts";
 
@@ -23,20 +16,19 @@ function listed(ctx: RouteContext): { seq: number; body: WebhookEvent }[] {
 
 const listEvents: RouteHandler = async (ctx) => {
   const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
-  const { position, filters } = await cursors.decode<number>(ctx.query.cursor, eventFeedFilters(ctx.query));
-  const limit = limitOf(ctx.query);
-  const after = position ?? 0;
-  const types = eventTypesOf(filters);
-  const since = filters.created_since === undefined ? undefined : Date.parse(filters.created_since);
-  const rows = listed(ctx)
-    .filter(
-      (r) =>
-        r.seq > after &&
-        (types === undefined || types.includes(r.body.type)) &&
-        (since === undefined || Date.parse(r.body.created_at) >= since),
-    )
-    .slice(0, limit + 1);
-  return ok(await feedPage(cursors, rows, limit, after, filters));
+  const page = await readFeed(cursors, ctx.query, eventFeedFilters(ctx.query), (filters, after, take) => {
+    const types = eventTypesOf(filters);
+    const since = filters.created_since === undefined ? undefined : Date.parse(filters.created_since);
+    return listed(ctx)
+      .filter(
+        (r) =>
+          r.seq > after &&
+          (types === undefined || types.includes(r.body.type)) &&
+          (since === undefined || Date.parse(r.body.created_at) >= since),
+      )
+      .slice(0, take);
+  });
+  return ok(page);
 };
 
 const getEvent: RouteHandler = (ctx) => {

@@ -1,6 +1,6 @@
 // GET /orders and GET /returns (change feeds: each resource at the position of its latest change),
 // GET /orders/{identifier}, GET /returns/{return_id}, and GET /inventory (keyset by location, sku).
-import { type Filters, feedPage, limitOf, notFound, pageOf, stringFilters } from "@oisr/contract";
+import { type Filters, limitOf, notFound, pageOf, readFeed, stringFilters } from "@oisr/contract";
 import { type InventoryLevel, type Order, type Return, resolveOrder, resolveReturn } from "@oisr/domain";
 import type { Account, FeedPosition } from "../store/account.ts";
 import { ok, type RouteContext, type RouteHandler } from "./context.ts";
@@ -21,23 +21,23 @@ function feedRoute<T extends { updated_at: string }>(
   keep: (item: T, filters: Filters) => boolean,
 ): RouteHandler {
   return async (ctx) => {
-    const cursors = cursorsOf(ctx);
-    const { position, filters } = await cursors.decode<number>(
-      ctx.query.cursor,
+    const page = await readFeed(
+      cursorsOf(ctx),
+      ctx.query,
       stringFilters(ctx.query, names),
+      (filters, after, take) => {
+        const rows: { seq: number; body: T }[] = [];
+        for (const [id, at] of positionsOf(ctx.account)) {
+          if (at.seq <= after) continue;
+          const body = lookup(ctx.account, id);
+          if (body && keep(body, filters) && since(body.updated_at, filters.updated_since)) {
+            rows.push({ seq: at.seq, body });
+          }
+        }
+        return rows.sort((a, b) => a.seq - b.seq).slice(0, take);
+      },
     );
-    const limit = limitOf(ctx.query);
-    const after = position ?? 0;
-    const rows: { seq: number; body: T }[] = [];
-    for (const [id, at] of positionsOf(ctx.account)) {
-      if (at.seq <= after) continue;
-      const body = lookup(ctx.account, id);
-      if (body && keep(body, filters) && since(body.updated_at, filters.updated_since)) {
-        rows.push({ seq: at.seq, body });
-      }
-    }
-    rows.sort((a, b) => a.seq - b.seq);
-    return ok(await feedPage(cursors, rows.slice(0, limit + 1), limit, after, filters));
+    return ok(page);
   };
 }
 

@@ -1,5 +1,5 @@
 // GET /events (the account's events as a feed) and GET /events/{event_id}.
-import { eventFeedFilters, eventNotFound, feedPage, limitOf } from "@oisr/contract";
+import { eventFeedFilters, eventNotFound, readFeed } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
@@ -10,16 +10,14 @@ export function eventRoutes(store: EventStore, codec: Cursors): Router {
   router.get(
     "/events",
     operation("listEvents", async (req, res) => {
-      const { account } = res.locals;
-      const cursors = codec.forAccount(account.id);
-      const limit = limitOf(req.query);
-      const { position, filters } = await cursors.decode<number>(
-        req.query.cursor,
+      const accountId = res.locals.account.id;
+      const page = await readFeed(
+        codec.forAccount(accountId),
+        req.query,
         eventFeedFilters(req.query),
+        (filters, after, take) => store.feed(accountId, filters, after, take),
       );
-      const after = position ?? 0;
-      const rows = await store.feed(account.id, filters, after, limit + 1);
-      res.json(await feedPage(cursors, rows, limit, after, filters));
+      res.json(page);
     }),
   );
   router.get(

@@ -1,5 +1,5 @@
 // GET /orders (the change feed) and GET /orders/{identifier}.
-import { feedPage, limitOf, notFound, stringFilters } from "@oisr/contract";
+import { notFound, readFeed, stringFilters } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
@@ -12,16 +12,14 @@ export function orderRoutes(store: ResourceStore, codec: Cursors): Router {
   router.get(
     "/orders",
     operation("listOrders", async (req, res) => {
-      const { account } = res.locals;
-      const cursors = codec.forAccount(account.id);
-      const limit = limitOf(req.query);
-      const { position, filters } = await cursors.decode<number>(
-        req.query.cursor,
+      const accountId = res.locals.account.id;
+      const page = await readFeed(
+        codec.forAccount(accountId),
+        req.query,
         stringFilters(req.query, FILTERS),
+        (filters, after, take) => store.orderFeed(accountId, filters, after, take),
       );
-      const after = position ?? 0;
-      const rows = await store.orderFeed(account.id, filters, after, limit + 1);
-      res.json(await feedPage(cursors, rows, limit, after, filters));
+      res.json(page);
     }),
   );
   router.get(
