@@ -7,9 +7,9 @@ const spec = loadSpec();
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 /**
- * The operations of the product contract (sections 1–6) that this version implements. Webhook
- * recovery and delivery retry (POST /webhook_subscriptions/{id}/recover,
- * …/deliveries/{delivery_id}/retry) join this list with issue 17.
+ * The operations of the product contract (sections 1–6), and one of ours: GET …/recoveries/{id},
+ * where a recovery's progress shows (issue 17 asks for it to be visible; the contract names only
+ * the POST).
  */
 const CONTRACT_OPERATIONS = [
   "POST /ingest/orders",
@@ -32,6 +32,9 @@ const CONTRACT_OPERATIONS = [
   "POST /webhook_subscriptions/{id}/rotate_secret",
   "POST /webhook_subscriptions/{id}/test",
   "GET /webhook_subscriptions/{id}/deliveries",
+  "POST /webhook_subscriptions/{id}/deliveries/{delivery_id}/retry",
+  "POST /webhook_subscriptions/{id}/recover",
+  "GET /webhook_subscriptions/{id}/recoveries/{recovery_id}",
   "GET /events",
   "GET /events/{event_id}",
   "GET /openapi.json",
