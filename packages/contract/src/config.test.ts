@@ -96,6 +96,7 @@ describe("readSharedSettings", () => {
         OISR_RETRY_BASE_MS: "50",
         OISR_REQUEST_RETENTION_DAYS: "7",
         OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
+        OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY: "2",
       }),
     ).toEqual({
       rateLimits: { orders_read: 2 },
@@ -103,7 +104,23 @@ describe("readSharedSettings", () => {
       retryBaseMs: 50,
       requestRetentionDays: 7,
       webhookAllowPrivateNetworks: true,
+      webhookSubscriptionConcurrency: 2,
     });
+  });
+
+  it.each(["0", "101", "2.5", "four", "-1"])("rejects OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY=%s", (value) => {
+    expect(() => readSharedSettings({ OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY: value })).toThrow(
+      "OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY must be a whole number from 1 to 100",
+    );
+  });
+
+  it.each([
+    ["1", 1],
+    ["100", 100],
+    ["", undefined],
+  ])("reads OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY=%j as %s", (value, concurrency) => {
+    const settings = readSharedSettings({ OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY: value });
+    expect(settings.webhookSubscriptionConcurrency).toBe(concurrency);
   });
 
   it("makes at least one attempt", () => {

@@ -16,6 +16,10 @@ export type Environment = Readonly<Record<string, string | undefined>>;
 export const DEFAULT_MAX_ATTEMPTS = 5;
 /** Request records are answered 404 after this many days. */
 export const DEFAULT_REQUEST_RETENTION_DAYS = 30;
+/** Delivery attempts to one subscription in flight at once (`OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY`). */
+export const DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY = 4;
+/** Catches a slip (400 for 4): a server dispatcher makes 16 attempts at once in all, whatever this says. */
+const MAX_WEBHOOK_SUBSCRIPTION_CONCURRENCY = 100;
 export const DAY_MS = 86_400_000;
 
 const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/;
@@ -33,6 +37,19 @@ export function parseNonNegativeInteger(value: string | undefined, name: string)
   if (value === undefined || value === "") return undefined;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
+  return n;
+}
+
+/** `OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY`: a whole number from 1 to 100, or undefined when unset or empty. */
+export function parseWebhookSubscriptionConcurrency(
+  value: string | undefined,
+  name = "OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY",
+): number | undefined {
+  if (value === undefined || value === "") return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > MAX_WEBHOOK_SUBSCRIPTION_CONCURRENCY) {
+    throw new Error(`${name} must be a whole number from 1 to ${MAX_WEBHOOK_SUBSCRIPTION_CONCURRENCY}`);
+  }
   return n;
 }
 
@@ -96,6 +113,8 @@ export interface SharedSettings {
   requestRetentionDays?: number;
   /** `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS=1`: http and private, loopback or link-local webhook URLs. */
   webhookAllowPrivateNetworks?: boolean;
+  /** `OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY`: delivery attempts to one subscription in flight at once. */
+  webhookSubscriptionConcurrency?: number;
 }
 
 export function readSharedSettings(env: Environment): SharedSettings {
@@ -109,5 +128,7 @@ export function readSharedSettings(env: Environment): SharedSettings {
   if (retention !== undefined) settings.requestRetentionDays = retention;
   const allowPrivate = parseSwitch(env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS);
   if (allowPrivate !== undefined) settings.webhookAllowPrivateNetworks = allowPrivate;
+  const concurrency = parseWebhookSubscriptionConcurrency(env.OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY);
+  if (concurrency !== undefined) settings.webhookSubscriptionConcurrency = concurrency;
   return settings;
 }

@@ -2,11 +2,14 @@ import { describe, expect, it } from "vitest";
 import {
   afterFailedAttempt,
   answeredAttempt,
+  backpressurePauseMs,
   DEFAULT_DISABLE_POLICY,
   DEFAULT_WEBHOOK_RETRY_SCHEDULE,
   DEFAULT_WEBHOOK_RETRY_SCHEDULE_TEXT,
   type FailedAttempt,
   nextAttemptDelay,
+  parseHttpDate,
+  parseRetryAfter,
   parseRetrySchedule,
   recordedStatus,
   shouldDisable,
@@ -96,48 +99,72 @@ describe("afterFailedAttempt", () => {
     [
       "a first failure retries on the schedule",
       {},
-      { consecutiveFailures: 1, disable: null, retryDelayMs: 5000 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: 5000, pauseMs: 0 },
     ],
     [
       "no answer at all retries too",
       { status: undefined },
-      { consecutiveFailures: 1, disable: null, retryDelayMs: 5000 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: 5000, pauseMs: 0 },
     ],
     [
       "the last step of the schedule",
       { attempt: 2 },
-      { consecutiveFailures: 1, disable: null, retryDelayMs: 300_000 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: 300_000, pauseMs: 0 },
     ],
-    ["a spent schedule", { attempt: 3 }, { consecutiveFailures: 1, disable: null, retryDelayMs: null }],
+    [
+      "a spent schedule",
+      { attempt: 3 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: null, pauseMs: 0 },
+    ],
     [
       "410 disables at once",
       { status: 410 },
-      { consecutiveFailures: 1, disable: "http_410", retryDelayMs: null },
+      { consecutiveFailures: 1, disable: "http_410", retryDelayMs: null, pauseMs: 0 },
     ],
     [
       "410 to a test event on a disabled subscription",
       { status: 410, testEvent: true, subscriptionEnabled: false },
-      { consecutiveFailures: 1, disable: "http_410", retryDelayMs: null },
+      { consecutiveFailures: 1, disable: "http_410", retryDelayMs: null, pauseMs: 0 },
     ],
     [
       "the 20th failure of a day-long streak disables",
       { consecutiveFailures: 19, failingSince: now - 86_400_000 },
-      { consecutiveFailures: 20, disable: "failing", retryDelayMs: null },
+      { consecutiveFailures: 20, disable: "failing", retryDelayMs: null, pauseMs: 0 },
     ],
     [
       "the 20th failure of a shorter streak retries",
       { consecutiveFailures: 19, failingSince: now - 86_399_999 },
-      { consecutiveFailures: 20, disable: null, retryDelayMs: 5000 },
+      { consecutiveFailures: 20, disable: null, retryDelayMs: 5000, pauseMs: 0 },
     ],
     [
       "a disabled subscription's event is not retried",
       { subscriptionEnabled: false },
-      { consecutiveFailures: 1, disable: null, retryDelayMs: null },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: null, pauseMs: 0 },
     ],
     [
       "a disabled subscription's test event is retried, and its streak disables nothing",
       { subscriptionEnabled: false, testEvent: true, consecutiveFailures: 40, failingSince: 0 },
-      { consecutiveFailures: 41, disable: null, retryDelayMs: 5000 },
+      { consecutiveFailures: 41, disable: null, retryDelayMs: 5000, pauseMs: 0 },
+    ],
+    [
+      "a Retry-After longer than the schedule's step delays the retry to it",
+      { status: 429, retryAfterSeconds: 20 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: 20_000, pauseMs: 20_000 },
+    ],
+    [
+      "a Retry-After shorter than the step leaves the step",
+      { retryAfterSeconds: 2 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: 5000, pauseMs: 2000 },
+    ],
+    [
+      "a Retry-After is capped at an hour",
+      { attempt: 2, retryAfterSeconds: 7200 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: 3_600_000, pauseMs: 3_600_000 },
+    ],
+    [
+      "the last attempt's Retry-After still pauses the subscription",
+      { attempt: 3, retryAfterSeconds: 60 },
+      { consecutiveFailures: 1, disable: null, retryDelayMs: null, pauseMs: 60_000 },
     ],
   ])("%s", (_name, change, expected) => {
     expect(afterFailedAttempt({ ...base, ...change })).toEqual(expected);
@@ -151,7 +178,75 @@ describe("afterFailedAttempt", () => {
   });
 });
 
+describe("parseRetryAfter", () => {
+  const now = Date.parse("2025-03-02T12:00:00.000Z");
+  it.each<[string | null | undefined, number | null]>([
+    ["2", 2],
+    [" 120 ", 120],
+    ["0", 0],
+    ["1.2", 2], // not delta-seconds by the letter; the receiver's intent is clear, so rounded up
+    ["99999999999999", 2_147_483_647], // recorded in a 32-bit column
+    ["Sun, 02 Mar 2025 12:00:30 GMT", 30], // IMF-fixdate
+    ["Sunday, 02-Mar-25 12:01:00 GMT", 60], // RFC 850
+    ["Sun Mar  2 12:00:05 2025", 5], // asctime
+    ["Sun, 02 Mar 2025 11:00:00 GMT", 0], // past: no wait
+    [null, null],
+    [undefined, null],
+    ["", null],
+    ["soon", null],
+    ["-5", null],
+    ["1e3", null],
+    ["Sun, 02 Mar 2025 12:00:30 PST", null],
+    ["2025-03-02T12:00:30Z", null], // ISO 8601 is not an HTTP-date
+    ["Sun, 31 Feb 2025 12:00:30 GMT", null],
+    ["Sun, 02 Mar 2025 25:00:30 GMT", null],
+  ])("%j -> %j", (value, seconds) => {
+    expect(parseRetryAfter(value, now)).toBe(seconds);
+  });
+
+  it("reads a fraction of a second left as a whole second", () => {
+    expect(parseRetryAfter("Sun, 02 Mar 2025 12:00:03 GMT", now + 2_001)).toBe(1);
+  });
+
+  it("puts a two-digit RFC 850 year in the century that keeps it within 50 years", () => {
+    expect(parseHttpDate("Monday, 01-Jan-74 00:00:00 GMT", now)).toBe(Date.UTC(2074, 0, 1));
+    expect(parseHttpDate("Monday, 01-Jan-76 00:00:00 GMT", now)).toBe(Date.UTC(1976, 0, 1));
+  });
+});
+
+describe("backpressurePauseMs", () => {
+  it.each([
+    [undefined, 0],
+    [null, 0],
+    [0, 0],
+    [2, 2000],
+    [3600, 3_600_000],
+    [3601, 3_600_000],
+  ])("%s s -> %i ms", (seconds, ms) => {
+    expect(backpressurePauseMs(seconds)).toBe(ms);
+  });
+});
+
 describe("answeredAttempt", () => {
+  const now = Date.parse("2025-03-02T12:00:00.000Z");
+  it.each([
+    [429, "2", 2],
+    [503, "Sun, 02 Mar 2025 12:00:07 GMT", 7],
+    [500, "2", undefined], // only 429 and 503 ask to slow down
+    [502, "2", undefined],
+    [429, "later", undefined],
+    [503, null, undefined],
+  ])("%i with Retry-After %j keeps %j seconds", (status, header, seconds) => {
+    const result = answeredAttempt(status, 5, header, now);
+    expect(result.ok).toBe(false);
+    expect(result.ok ? undefined : result.retryAfterSeconds).toBe(seconds);
+    expect(Object.hasOwn(result, "retryAfterSeconds")).toBe(seconds !== undefined);
+  });
+
+  it("ignores Retry-After on a 2xx", () => {
+    expect(answeredAttempt(200, 5, "60", now)).toEqual({ ok: true, status: 200, durationMs: 5 });
+  });
+
   it.each([
     [200, { ok: true, status: 200, durationMs: 12 }],
     [204, { ok: true, status: 204, durationMs: 12 }],

@@ -82,6 +82,8 @@ export function shouldDisable(
 export interface FailedAttempt {
   /** The receiver's status; undefined when none came (timeout, refused connection, URL not allowed). */
   status?: number;
+  /** The receiver's `Retry-After` in seconds, as `answeredAttempt` read it (429 and 503 only). */
+  retryAfterSeconds?: number;
   /** This attempt's number, from 1. */
   attempt: number;
   /** A `webhook.test` delivery, which a disabled subscription still gets (and retries). */
@@ -101,8 +103,13 @@ export interface AfterFailure {
   consecutiveFailures: number;
   /** Why the subscription is disabled now (`http_410` or a long streak), or null. */
   disable: "http_410" | "failing" | null;
-  /** Delay until the next attempt of this delivery; null when there is none. */
+  /**
+   * Delay until the next attempt of this delivery, never shorter than `pauseMs`; null when there
+   * is none.
+   */
   retryDelayMs: number | null;
+  /** How long every delivery to the subscription now waits (the receiver's `Retry-After`, capped); 0 for none. */
+  pauseMs: number;
 }
 
 /** What follows a failed attempt: the new streak, whether to disable, and when to try again. */
@@ -117,22 +124,128 @@ export function afterFailedAttempt(failed: FailedAttempt): AfterFailure {
         : null;
   // A disabled subscription gets no retries; a test event sent to one may be retried.
   const mayRetry = disable === null && (failed.subscriptionEnabled || failed.testEvent);
+  const pauseMs = backpressurePauseMs(failed.retryAfterSeconds);
+  const scheduled = mayRetry ? nextAttemptDelay(failed.attempt, failed.schedule, failed.random) : null;
   return {
     consecutiveFailures,
     disable,
-    retryDelayMs: mayRetry ? nextAttemptDelay(failed.attempt, failed.schedule, failed.random) : null,
+    retryDelayMs: scheduled === null ? null : Math.max(scheduled, pauseMs),
+    pauseMs,
   };
+}
+
+/**
+ * The longest pause a receiver's `Retry-After` buys: past it, a receiver that asked for a day (or
+ * sent a date far off by mistake) would silently lose its retry schedule, which spans about a day.
+ */
+export const MAX_BACKPRESSURE_PAUSE_MS = 3_600_000;
+/** The statuses whose `Retry-After` pauses a subscription (Standard Webhooks: "slow down"). */
+export const BACKPRESSURE_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+/** retry_after_seconds is a 32-bit column on the server: a receiver's larger value is recorded as this. */
+const MAX_RECORDED_RETRY_AFTER_SECONDS = 2_147_483_647;
+
+/** How long the subscription pauses after a `Retry-After` of `seconds`: at most an hour; 0 for none. */
+export function backpressurePauseMs(seconds: number | undefined | null): number {
+  return seconds == null ? 0 : Math.min(seconds * 1000, MAX_BACKPRESSURE_PAUSE_MS);
+}
+
+const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
+const TIME = "(\\d{2}):(\\d{2}):(\\d{2})";
+const MONTH = `(${MONTHS.join("|")})`;
+// RFC 9110 section 5.6.7: a recipient accepts all three forms of HTTP-date.
+const IMF_FIXDATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), (\\d{2}) ${MONTH} (\\d{4}) ${TIME} GMT$`);
+const RFC850_DATE = new RegExp(
+  `^(?:Monday|Tuesday|Wednesday|Thursday|Friday|Saturday|Sunday), (\\d{2})-${MONTH}-(\\d{2}) ${TIME} GMT$`,
+);
+const ASCTIME_DATE = new RegExp(`^(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) ${MONTH} ([ \\d]\\d) ${TIME} (\\d{4})$`);
+
+/**
+ * An HTTP-date as epoch milliseconds, or null. Parsed by hand rather than with `Date.parse`, which
+ * takes nearly anything ("1.5" is a date in V8) and reads the two older forms differently per engine.
+ */
+export function parseHttpDate(text: string, now: number): number | null {
+  let fields: { day: string; month: string; year: number; time: string[] } | undefined;
+  const imf = IMF_FIXDATE.exec(text);
+  const rfc850 = RFC850_DATE.exec(text);
+  const asctime = ASCTIME_DATE.exec(text);
+  if (imf) {
+    const [, day, month, year, ...time] = imf as unknown as string[];
+    fields = { day: day as string, month: month as string, year: Number(year), time };
+  } else if (rfc850) {
+    const [, day, month, yy, ...time] = rfc850 as unknown as string[];
+    // A two-digit year more than 50 years ahead is the latest past year with those digits (RFC 9110).
+    const thisYear = new Date(now).getUTCFullYear();
+    const year = Math.floor(thisYear / 100) * 100 + Number(yy);
+    fields = {
+      day: day as string,
+      month: month as string,
+      year: year > thisYear + 50 ? year - 100 : year,
+      time,
+    };
+  } else if (asctime) {
+    const [, month, day, hh, mm, ss, year] = asctime as unknown as string[];
+    fields = {
+      day: (day as string).trim(),
+      month: month as string,
+      year: Number(year),
+      time: [hh, mm, ss] as string[],
+    };
+  }
+  if (!fields) return null;
+  const [hour, minute, second] = fields.time.map(Number) as [number, number, number];
+  const month = MONTHS.indexOf(fields.month);
+  const day = Number(fields.day);
+  if (hour > 23 || minute > 59 || second > 60) return null;
+  const ms = Date.UTC(fields.year, month, day, hour, minute, second);
+  // Date.UTC rolls 31 Feb over into March: such a date is not one.
+  const back = new Date(ms);
+  return back.getUTCMonth() === month && back.getUTCDate() === day ? ms : null;
+}
+
+/**
+ * A `Retry-After` value in whole seconds from `now`: delta-seconds (a decimal is rounded up) or an
+ * HTTP-date (one in the past is 0). Null when absent or not either form.
+ */
+export function parseRetryAfter(value: string | null | undefined, now: number): number | null {
+  if (value == null) return null;
+  const text = value.trim();
+  let seconds: number;
+  if (/^\d+(?:\.\d+)?$/.test(text)) seconds = Math.ceil(Number(text));
+  else {
+    const at = parseHttpDate(text, now);
+    if (at === null) return null;
+    seconds = Math.max(0, Math.ceil((at - now) / 1000));
+  }
+  return Math.min(seconds, MAX_RECORDED_RETRY_AFTER_SECONDS);
 }
 
 export type AttemptResult =
   | { ok: true; status: number; durationMs: number }
-  | { ok: false; status?: number; error: string; durationMs: number };
+  | {
+      ok: false;
+      status?: number;
+      error: string;
+      durationMs: number;
+      /** The receiver's `Retry-After` in seconds, kept on 429 and 503 only. */
+      retryAfterSeconds?: number;
+    };
 
-/** An answer's outcome: any 2xx delivered; anything else failed, with the error the API lists. */
-export function answeredAttempt(status: number, durationMs: number): AttemptResult {
+/**
+ * An answer's outcome: any 2xx delivered; anything else failed, with the error the API lists, and
+ * on 429 or 503 the `Retry-After` the receiver sent (relative to `now`), when it is one.
+ */
+export function answeredAttempt(
+  status: number,
+  durationMs: number,
+  retryAfter?: string | null,
+  now: number = Date.now(),
+): AttemptResult {
   if (status >= 200 && status < 300) return { ok: true, status, durationMs };
   const error = `HTTP ${status} ${HTTP_STATUS_TEXT[status] ?? ""}`.trim();
-  return { ok: false, status, error, durationMs };
+  const seconds = BACKPRESSURE_STATUSES.has(status) ? parseRetryAfter(retryAfter, now) : null;
+  return seconds === null
+    ? { ok: false, status, error, durationMs }
+    : { ok: false, status, error, durationMs, retryAfterSeconds: seconds };
 }
 
 /** The `response_status` an attempt records: only a real HTTP status, never 0 or garbage. */
