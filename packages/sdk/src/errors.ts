@@ -87,8 +87,11 @@ export class NotFoundError extends ApiError {
 }
 
 /**
- * `422 idempotency_key_reused` (or a `409`): the `Idempotency-Key` was already used on this
- * endpoint within 24 h with a different body. Use a new key for a new body.
+ * `422 idempotency_key_reused`: the `Idempotency-Key` was already used on this endpoint within
+ * 24 h with a different body; use a new key for a new body. Or a `409`, such as
+ * `subscription_disabled` from `webhooks.recover` / `webhooks.retryDelivery` on a disabled
+ * subscription: enable it with `webhooks.update(id, { status: "enabled" })` first. Tell them apart
+ * by `code`.
  */
 export class ConflictError extends ApiError {
   override name = "ConflictError";

@@ -79,6 +79,10 @@ export type ListWebhookSubscriptionsParams = Query<"listWebhookSubscriptions">;
 export type WebhookDelivery = Schemas["WebhookDelivery"];
 export type WebhookDeliveryPage = Schemas["WebhookDeliveryPage"];
 export type ListWebhookDeliveriesParams = Query<"listWebhookDeliveries">;
+/** The window `webhooks.recover` sends again: events created in `[since, until)`. */
+export type WebhookRecoveryCreate = Schemas["WebhookRecoveryCreate"];
+/** A recovery and its progress (`running`, then `completed` with `events_queued`). */
+export type WebhookRecovery = Schemas["WebhookRecovery"];
 export type WebhookEventType = Schemas["WebhookEventType"];
 /** A return event (`data.object` is the return at that version). */
 export type ReturnEvent = Schemas["ReturnEvent"];

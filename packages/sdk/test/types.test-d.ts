@@ -40,6 +40,22 @@ describe("resources", () => {
     expectTypeOf<Event>().toEqualTypeOf<Schemas["Event"]>();
   });
 
+  it("webhooks.recover, getRecovery and retryDelivery take and resolve to the spec's types", () => {
+    type RecoverBody = operations["recoverWebhookSubscription"]["requestBody"]["content"]["application/json"];
+    expectTypeOf(client.webhooks.recover).parameter(1).toEqualTypeOf<RecoverBody>();
+    expectTypeOf(client.webhooks.recover).returns.toEqualTypeOf<ApiPromise<Schemas["WebhookRecovery"]>>();
+    expectTypeOf(client.webhooks.getRecovery).returns.resolves.toEqualTypeOf<Schemas["WebhookRecovery"]>();
+    expectTypeOf(client.webhooks.retryDelivery).returns.resolves.toEqualTypeOf<Schemas["WebhookDelivery"]>();
+    expectTypeOf<Schemas["WebhookDelivery"]["trigger"]>().toEqualTypeOf<
+      "event" | "test" | "retry" | "recover"
+    >();
+    // `since` is required; nothing but the window is taken.
+    // @ts-expect-error since is missing
+    client.webhooks.recover("whs_1", { until: "2025-03-27T00:00:00Z" });
+    // @ts-expect-error no such field
+    client.webhooks.recover("whs_1", { since: "2025-03-26T00:00:00Z", types: ["return.created"] });
+  });
+
   it("ingest takes OrderInput and acknowledges with the spec's IngestAccepted", () => {
     expectTypeOf(client.orders.ingest).parameter(0).toEqualTypeOf<OrderInput[]>();
     expectTypeOf(client.orders.ingest).returns.resolves.toEqualTypeOf<Schemas["IngestAccepted"]>();

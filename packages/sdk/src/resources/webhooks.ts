@@ -5,6 +5,8 @@ import type {
   ListWebhookSubscriptionsParams,
   WebhookDelivery,
   WebhookDeliveryPage,
+  WebhookRecovery,
+  WebhookRecoveryCreate,
   WebhookSubscription,
   WebhookSubscriptionCreate,
   WebhookSubscriptionPage,
@@ -58,6 +60,61 @@ export interface WebhooksResource {
     params?: ListWebhookDeliveriesParams,
     options?: RequestOptions,
   ): ApiPromise<WebhookDeliveryPage>;
+  /**
+   * Sends every event of a window again to this subscription, after an outage longer than the
+   * retry schedule: a background job queues a new delivery (trigger `recover`) of each event
+   * created in `[since, until)` (`until` defaults to now) whose type the subscription receives.
+   * Each keeps its `id` as `webhook-id`, so a receiver that deduplicates processes it once.
+   * Resolves to the recovery, `running`; follow it with `getRecovery`.
+   *
+   * `since` may be at most the retention period (30 days by default) ago, else `ValidationError`.
+   * A disabled subscription is a `ConflictError` (`code` `subscription_disabled`): `update` it to
+   * `enabled` first. Not retried after a network error or a `5xx` other than `503`, since the
+   * server may have started the recovery (a second one would queue every event once more); `408`,
+   * `429` and `503` are retried as for every call.
+   * @example
+   * ```ts
+   * const recovery = await client.webhooks.recover(id, { since: "2025-03-26T00:00:00Z" });
+   * ```
+   */
+  recover(
+    subscriptionId: string,
+    window: WebhookRecoveryCreate,
+    options?: RequestOptions,
+  ): ApiPromise<WebhookRecovery>;
+  /**
+   * A recovery's progress: `running`, then `completed` with `events_queued` (their deliveries
+   * may still be pending; see `deliveries`).
+   * @example
+   * ```ts
+   * const { status, events_queued } = await client.webhooks.getRecovery(id, recovery.id);
+   * ```
+   */
+  getRecovery(
+    subscriptionId: string,
+    recoveryId: string,
+    options?: RequestOptions,
+  ): ApiPromise<WebhookRecovery>;
+  /**
+   * Sends the event of one delivery attempt (any attempt, whatever its status) to this
+   * subscription again, now: resolves to the new pending attempt (trigger `retry`, attempt 1,
+   * same `event_id` and `webhook-id`), which gets the whole retry schedule.
+   *
+   * A disabled subscription is a `ConflictError` (`subscription_disabled`), except for
+   * `webhook.test` events. Retried like `recover` (not after a network error or a `5xx` other
+   * than `503`), so one call queues at most one new sending.
+   * @example
+   * ```ts
+   * const { data } = await client.webhooks.deliveries(id);
+   * const failed = data.find((d) => d.status === "failed");
+   * if (failed) await client.webhooks.retryDelivery(id, failed.id);
+   * ```
+   */
+  retryDelivery(
+    subscriptionId: string,
+    deliveryId: string,
+    options?: RequestOptions,
+  ): ApiPromise<WebhookDelivery>;
 }
 
 export function webhooksResource(ctx: Context): WebhooksResource {
@@ -104,6 +161,28 @@ export function webhooksResource(ctx: Context): WebhooksResource {
       unwrap(
         ctx.raw.GET("/webhook_subscriptions/{subscription_id}/deliveries", {
           params: { ...path(id), query: params },
+          ...init(ctx, options),
+        }),
+      ),
+    recover: (id, window, options) =>
+      unwrap(
+        ctx.raw.POST("/webhook_subscriptions/{subscription_id}/recover", {
+          params: path(id),
+          body: window,
+          ...init(ctx, options),
+        }),
+      ),
+    getRecovery: (id, recovery_id, options) =>
+      unwrap(
+        ctx.raw.GET("/webhook_subscriptions/{subscription_id}/recoveries/{recovery_id}", {
+          params: { path: { subscription_id: id, recovery_id } },
+          ...init(ctx, options),
+        }),
+      ),
+    retryDelivery: (id, delivery_id, options) =>
+      unwrap(
+        ctx.raw.POST("/webhook_subscriptions/{subscription_id}/deliveries/{delivery_id}/retry", {
+          params: { path: { subscription_id: id, delivery_id } },
           ...init(ctx, options),
         }),
       ),

@@ -5,6 +5,7 @@ import type { AddressInfo } from "node:net";
 import { dispositions, order, returnOf, shipment } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  ConflictError,
   NotFoundError,
   type OisrClient,
   ValidationError,
@@ -65,6 +66,17 @@ async function startReceiver() {
           },
         });
       });
+    },
+    /** Waits until `count` deliveries to `url` contain `text`, and returns them all. */
+    async atLeast(url: string, text: string, count: number, timeoutMs = 15_000): Promise<Delivery[]> {
+      const path = new URL(url).pathname;
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const seen = deliveries.filter((d) => d.path === path && d.body.includes(text));
+        if (seen.length >= count) return seen;
+        if (Date.now() > deadline) throw new Error(`${seen.length} of ${count} deliveries to ${path}`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
     },
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   };
@@ -173,5 +185,74 @@ export const webhookTests = (getServer: () => TestServer) =>
         expect(event.data.object).toMatchObject({ external_id: r.external_id, status: "completed" });
         expect(event.data.object).toEqual(await client.returns.get(r.external_id));
       }
+    });
+
+    it("retryDelivery sends the same event again (same webhook-id, trigger retry), a test event even when disabled", async () => {
+      const sub = await client.webhooks.create({ url: receiver.newUrl(), events: ["return.completed"] });
+      const queued = await client.webhooks.test(sub.id);
+      await receiver.next(sub.url);
+      const again = await client.webhooks.retryDelivery(sub.id, queued.id);
+      expect(again).toMatchObject({
+        event_id: queued.event_id,
+        trigger: "retry",
+        attempt: 1,
+        status: "pending",
+      });
+      expect(again.id).not.toBe(queued.id);
+      const [, second] = await receiver.atLeast(sub.url, "", 2);
+      const event = await verifyWebhook(second?.body ?? "", second?.headers ?? {}, sub.secret);
+      expect(event.id).toBe(queued.event_id);
+
+      await expect(
+        client.webhooks.retryDelivery(sub.id, "whd_01JPSG5BNA823QRHXQJF5YY1V2"),
+      ).rejects.toBeInstanceOf(NotFoundError);
+      await client.webhooks.update(sub.id, { status: "disabled" });
+      // webhook.test events may be sent again to a disabled subscription; other events may not.
+      await expect(client.webhooks.retryDelivery(sub.id, queued.id)).resolves.toMatchObject({
+        trigger: "retry",
+      });
+    });
+
+    it("recover sends every subscribed event of the window again, once; a disabled subscription is ConflictError", async () => {
+      const own = await getServer().newClient(); // an account of its own: its events are this test's
+      const since = new Date(Date.now() - 60_000).toISOString();
+      const sub = await own.webhooks.create({ url: receiver.newUrl(), events: ["return.created"] });
+      const o = order();
+      const r = returnOf(o.external_id);
+      await own.orders.ingestAndWait([o]);
+      await own.returns.ingestAndWait([r]);
+      const [first] = await receiver.atLeast(sub.url, r.external_id, 1);
+
+      const started = await own.webhooks.recover(sub.id, { since }).withResponse();
+      expect(started.data).toMatchObject({ subscription_id: sub.id, since: expect.any(String) });
+      expect(started.response.headers.get("location")).toBe(
+        `/v2/webhook_subscriptions/${sub.id}/recoveries/${started.data.id}`,
+      );
+      let recovery = started.data;
+      for (let i = 0; i < 100 && recovery.status !== "completed"; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        recovery = await own.webhooks.getRecovery(sub.id, recovery.id);
+      }
+      expect(recovery).toMatchObject({ status: "completed", events_queued: 1 });
+      const [, again] = await receiver.atLeast(sub.url, r.external_id, 2);
+      expect(again?.headers["webhook-id"]).toBe(first?.headers["webhook-id"]);
+      await expect(verifyWebhook(again?.body ?? "", again?.headers ?? {}, sub.secret)).resolves.toMatchObject(
+        {
+          type: "return.created",
+        },
+      );
+      const attempts = (await own.webhooks.deliveries(sub.id)).data;
+      expect(attempts.map((d) => d.trigger).sort()).toEqual(["event", "recover"]);
+
+      await own.webhooks.update(sub.id, { status: "disabled" });
+      const refused = await own.webhooks.recover(sub.id, { since }).catch((e: unknown) => e);
+      expect(refused).toBeInstanceOf(ConflictError);
+      expect(refused).toMatchObject({ status: 409, code: "subscription_disabled" });
+      await expect(own.webhooks.retryDelivery(sub.id, attempts[0]?.id ?? "")).rejects.toMatchObject({
+        code: "subscription_disabled",
+      });
+      await expect(own.webhooks.getRecovery(sub.id, "whr_01JQD2B8M4ZJ2W6Q7N3V5X9K1R")).rejects.toBeInstanceOf(
+        NotFoundError,
+      );
     });
   });
