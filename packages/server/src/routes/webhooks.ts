@@ -1,10 +1,18 @@
-// /webhook_subscriptions*: subscriptions, secret rotation, test events and the attempt history.
+// /webhook_subscriptions*: subscriptions, secret rotation, test events, the attempt history, and
+// sending events again (retry of a delivery, recovery of a window).
 // Request bodies are already validated against the spec; the URL rules (SSRF guard) are checked here.
 import {
+  deliveryNotFound,
+  eventNotFound,
   limitOf,
   type Page,
+  recoveryLocation,
+  recoveryNotFound,
+  recoveryWindow,
+  subscriptionDisabled,
   subscriptionNotFound,
   toWebhookDelivery,
+  toWebhookRecovery,
   toWebhookSubscription,
   webhookUrlNotAllowed,
 } from "@oisr/contract";
@@ -21,7 +29,8 @@ export interface WebhookRouteDeps {
   /** Reads only; the dispatcher is the one that claims and records. */
   deliveries: DeliveryHistory;
   cursors: Cursors;
-  config: Pick<Config, "webhookAllowPrivateNetworks">;
+  /** requestRetentionDays: how long events are kept, so how far back they can be sent again. */
+  config: Pick<Config, "webhookAllowPrivateNetworks" | "requestRetentionDays">;
   /** DNS for the URL check; injected in tests. */
   resolve?: Resolver;
 }
@@ -41,6 +50,8 @@ async function page<R extends { id: string }, T>(
     has_more: rows.length > limit,
   };
 }
+
+const DAY_MS = 86_400_000;
 
 export function webhookRoutes(deps: WebhookRouteDeps): Router {
   const router = Router();
@@ -130,6 +141,53 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
       const subscription = await found(account.id, req.params.subscription_id);
       const delivery = await subscriptions.enqueueTest(account.id, subscription);
       res.status(202).json(toWebhookDelivery(delivery));
+    }),
+  );
+
+  router.post(
+    "/webhook_subscriptions/:subscription_id/deliveries/:delivery_id/retry",
+    operation("retryWebhookDelivery", async (req, res) => {
+      const { subscription_id: id, delivery_id: deliveryId } = req.params;
+      const eventsSince = new Date(Date.now() - deps.config.requestRetentionDays * DAY_MS).toISOString();
+      const result = await subscriptions.retryDelivery(res.locals.account.id, id, deliveryId, eventsSince);
+      switch (result.outcome) {
+        case "no_subscription":
+          throw subscriptionNotFound(id);
+        case "disabled":
+          throw subscriptionDisabled(id);
+        case "no_delivery":
+          throw deliveryNotFound(deliveryId);
+        case "no_event":
+          throw eventNotFound(result.eventId);
+        case "queued":
+          res.status(202).json(toWebhookDelivery(result.delivery));
+      }
+    }),
+  );
+
+  router.post(
+    "/webhook_subscriptions/:subscription_id/recover",
+    operation("recoverWebhookSubscription", async (req, res) => {
+      const id = req.params.subscription_id;
+      const window = recoveryWindow(req.body, new Date(), deps.config.requestRetentionDays);
+      const result = await subscriptions.startRecovery(res.locals.account.id, id, window);
+      if (result.outcome === "no_subscription") throw subscriptionNotFound(id);
+      if (result.outcome === "disabled") throw subscriptionDisabled(id);
+      res.setHeader("Location", recoveryLocation(id, result.recovery.id));
+      res.status(202).json(toWebhookRecovery(result.recovery));
+    }),
+  );
+
+  router.get(
+    "/webhook_subscriptions/:subscription_id/recoveries/:recovery_id",
+    operation("getWebhookRecovery", async (req, res) => {
+      const { account } = res.locals;
+      const { subscription_id: id, recovery_id: recoveryId } = req.params;
+      // A deleted subscription's recoveries are gone with it (their rows wait for the retention prune).
+      await found(account.id, id);
+      const recovery = await subscriptions.getRecovery(account.id, id, recoveryId);
+      if (!recovery) throw recoveryNotFound(recoveryId);
+      res.json(toWebhookRecovery(recovery));
     }),
   );
 

@@ -32,6 +32,26 @@ export interface RecordPolicy extends DisablePolicy {
 
 export type RecordOutcome = "succeeded" | "retry" | "failed" | "lease_lost";
 
+/**
+ * Moves the subscription's other attempts not yet made to the end of a pause, so the deliveries
+ * log shows when each will be made (claim() would hold them back anyway). Attempts in flight are
+ * left alone: they finish, and their retries are scheduled after the pause.
+ */
+async function holdPending(tx: Tx, claimed: ClaimedDelivery, until: string): Promise<void> {
+  await tx
+    .update(webhookDeliveries)
+    .set({ nextAttemptAt: until })
+    .where(
+      and(
+        eq(webhookDeliveries.accountId, claimed.accountId),
+        eq(webhookDeliveries.subscriptionId, claimed.subscriptionId),
+        eq(webhookDeliveries.status, "pending"),
+        lt(webhookDeliveries.nextAttemptAt, until),
+        sql`(${webhookDeliveries.leaseUntil} is null or ${webhookDeliveries.leaseUntil} < now())`,
+      ),
+    );
+}
+
 export function createDeliveryStore(database: Database, workerId: string) {
   const { db } = database;
   const subscriptionKey = (c: ClaimedDelivery) =>
@@ -73,6 +93,8 @@ export function createDeliveryStore(database: Database, workerId: string) {
            where d.status = 'pending' and d.next_attempt_at <= now()
              and (d.lease_until is null or d.lease_until < now())
              and (s.status = 'enabled' or d.event_type = ${TEST_EVENT_TYPE})
+             -- The receiver asked for a pause (Retry-After); attempts in flight when it did still finish.
+             and (s.paused_until is null or s.paused_until <= now())
            group by d.account_id, d.subscription_id
         ), slots as (
           select due.*, ${perSubscription} - (
@@ -139,6 +161,9 @@ export function createDeliveryStore(database: Database, workerId: string) {
             status: webhookSubscriptions.status,
             failures: webhookSubscriptions.consecutiveFailures,
             since: webhookSubscriptions.failingSince,
+            pausedUntilMs: sql<
+              string | number | null
+            >`extract(epoch from ${webhookSubscriptions.pausedUntil}) * 1000`,
           })
           .from(webhookSubscriptions)
           .where(subscriptionKey(claimed))
@@ -156,6 +181,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
           leaseUntil: null,
           attemptedAt: nowIso,
           responseStatus: recordedStatus(result.status),
+          retryAfterSeconds: result.ok ? null : (result.retryAfterSeconds ?? null),
           durationMs: Math.max(0, Math.round(result.durationMs)),
         };
         const thisAttempt = and(
@@ -179,8 +205,10 @@ export function createDeliveryStore(database: Database, workerId: string) {
           consecutiveFailures,
           disable: disableNow,
           retryDelayMs,
+          pauseMs,
         } = afterFailedAttempt({
           status: result.status,
+          retryAfterSeconds: result.retryAfterSeconds,
           attempt: claimed.attempt,
           testEvent: claimed.eventType === TEST_EVENT_TYPE,
           subscriptionEnabled: subscription.status === "enabled",
@@ -190,16 +218,29 @@ export function createDeliveryStore(database: Database, workerId: string) {
           schedule: policy.schedule,
           policy,
         });
-        const next = retryDelayMs === null ? null : new Date(now.getTime() + retryDelayMs).toISOString();
+        // A pause asked for now, or one still running from an earlier answer, holds this retry back too.
+        const pausedBefore = subscription.pausedUntilMs === null ? 0 : Number(subscription.pausedUntilMs);
+        const pausedNow = pauseMs > 0 ? now.getTime() + pauseMs : 0;
+        const pausedUntil = Math.max(pausedBefore, pausedNow);
+        const next =
+          retryDelayMs === null
+            ? null
+            : new Date(Math.max(now.getTime() + retryDelayMs, pausedUntil)).toISOString();
 
         await tx
           .update(webhookDeliveries)
           .set({ ...attempt, status: "failed", error: result.error, nextAttemptAt: next })
           .where(thisAttempt);
+        const lengthens = pausedNow > pausedBefore;
         await tx
           .update(webhookSubscriptions)
-          .set({ consecutiveFailures, failingSince })
+          .set({
+            consecutiveFailures,
+            failingSince,
+            ...(lengthens ? { pausedUntil: new Date(pausedNow).toISOString() } : {}),
+          })
           .where(subscriptionKey(claimed));
+        if (lengthens) await holdPending(tx, claimed, new Date(pausedNow).toISOString());
         if (next !== null) {
           await tx
             .insert(webhookDeliveries)
@@ -209,6 +250,9 @@ export function createDeliveryStore(database: Database, workerId: string) {
               subscriptionId: claimed.subscriptionId,
               eventId: claimed.eventId,
               eventType: claimed.eventType,
+              // The next attempt of the same sending: its round and trigger, read from the attempt it follows.
+              trigger: sql`(select trigger from webhook_deliveries where account_id = ${claimed.accountId} and id = ${claimed.id})`,
+              round: sql`(select round from webhook_deliveries where account_id = ${claimed.accountId} and id = ${claimed.id})`,
               attempt: claimed.attempt + 1,
               nextAttemptAt: next,
               createdAt: nowIso,
@@ -230,9 +274,12 @@ export function createDeliveryStore(database: Database, workerId: string) {
 
     /** Milliseconds until an attempt or an undispatched event needs attention; null when none will. */
     async nextDueInMs(): Promise<number | null> {
+      // greatest() skips nulls: an attempt is due at its time, once its lease ran out and its subscription's pause ended.
       const [row] = await database.rows<{ ms: number | string | null; undispatched: boolean }>(
-        sql`select (select extract(epoch from (min(greatest(next_attempt_at, coalesce(lease_until, next_attempt_at))) - now())) * 1000
-                      from webhook_deliveries where status = 'pending') as ms,
+        sql`select (select extract(epoch from (min(greatest(d.next_attempt_at, d.lease_until, s.paused_until)) - now())) * 1000
+                      from webhook_deliveries d
+                      join webhook_subscriptions s on s.account_id = d.account_id and s.id = d.subscription_id
+                     where d.status = 'pending') as ms,
                    exists (select 1 from events where dispatched_at is null) as undispatched`,
       );
       if (row?.undispatched) return 0;

@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import {
   DEFAULT_DISABLE_POLICY,
+  DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY,
   type DisablePolicy,
   signedWebhookHeaders,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
@@ -16,16 +17,21 @@ import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
 import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts";
 import { fanOut } from "./fan-out.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
-import { pruneAttempts, pruneEvents } from "./retention.ts";
+import { runRecoveryStep } from "./recoveries.ts";
+import { pruneAttempts, pruneEvents, pruneRecoveries } from "./retention.ts";
 import type { Resolver } from "./ssrf-guard.ts";
 
 export interface DispatcherOptions {
-  config: Pick<Config, "webhookAllowPrivateNetworks" | "webhookRetrySchedule">;
+  config: Pick<Config, "webhookAllowPrivateNetworks" | "webhookRetrySchedule"> &
+    Partial<Pick<Config, "webhookSubscriptionConcurrency">>;
   database: Database;
   logger: Logger;
   /** Attempts in flight in this process. */
   maxInFlight?: number;
-  /** Attempts in flight per subscription, so one slow receiver cannot take every slot. */
+  /**
+   * Attempts in flight per subscription, so one slow receiver cannot take every slot; default
+   * `config.webhookSubscriptionConcurrency` (OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY), else 4.
+   */
   perSubscription?: number;
   timeoutMs?: number;
   /** Longer than the timeout, so a lease only runs out when its dispatcher died. */
@@ -57,7 +63,10 @@ const DEFAULT_RETENTION_MS = 30 * 86_400_000;
 export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
   const { config, database } = options;
   const maxInFlight = options.maxInFlight ?? 16;
-  const perSubscription = options.perSubscription ?? 4;
+  const perSubscription =
+    options.perSubscription ??
+    config.webhookSubscriptionConcurrency ??
+    DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY;
   const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
   const leaseMs = options.leaseMs ?? timeoutMs + 50_000;
   const send = options.send ?? sendWebhook;
@@ -140,6 +149,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     const batch = { batchSize: options.pruneBatchSize, shouldStop: () => !running };
     pruning = (async () => {
       const attempts = await pruneAttempts(database, retentionMs, batch);
+      await pruneRecoveries(database, retentionMs, batch);
       const events = await pruneEvents(database, retentionMs, batch);
       if (attempts + events > 0) logger.info({ attempts, events }, "old webhook history pruned");
     })()
@@ -154,10 +164,13 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       kicked = false;
       pruneNow();
       let fanned = 0;
+      let recovering = false;
       let claimed: ClaimedDelivery[] = [];
       const free = maxInFlight - inFlight.size;
       try {
         fanned = (await fanOut(database)).events;
+        // One step of a running recovery (recoveries.ts) per pass: a large window is queued a batch at a time.
+        recovering = await runRecoveryStep(database);
         if (free > 0) claimed = await store.claim(free, perSubscription, leaseMs);
       } catch (err) {
         logger.warn({ err }, "webhook dispatch failed; database unavailable?");
@@ -171,7 +184,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         inFlight.set(p, abort);
       }
       if (!running) break;
-      if (fanned > 0 || (free > 0 && claimed.length === free)) continue;
+      if (fanned > 0 || recovering || (free > 0 && claimed.length === free)) continue;
       const dueIn = await store.nextDueInMs().catch(() => null);
       // Due now yet not claimed: that subscription's slots are busy (a finishing attempt kicks us) or
       // another dispatcher holds the rows; look again soon rather than spin.

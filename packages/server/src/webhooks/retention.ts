@@ -1,5 +1,5 @@
-// Retention of the webhook history (decision 004): finished attempts, then the `events` outbox rows
-// nobody needs any more. Every delete is a small batch in its own statement, so a large backlog
+// Retention of the webhook history (decision 004): finished attempts, recoveries, then the `events`
+// outbox rows nobody needs any more. Every delete is a small batch in its own statement, so a large backlog
 // never holds locks for long, and rows another dispatcher is pruning are skipped, not waited for.
 import { sql } from "drizzle-orm";
 import { encodeTime } from "ulidx";
@@ -34,6 +34,36 @@ export async function pruneAttempts(
            where (account_id, id) in (
              select account_id, id from webhook_deliveries
               where created_at < ${cutoff} and status <> 'pending'
+              limit ${batch}
+              for update skip locked)
+          returning id`,
+    );
+    total += rows.length;
+    if (rows.length < batch) break;
+  }
+  return total;
+}
+
+/**
+ * Deletes recoveries (POST …/recover) made before the retention period, finished or not: one that
+ * old could only still be running if its window's events were gone, so there is nothing left for it
+ * to send. Returns how many.
+ */
+export async function pruneRecoveries(
+  database: Database,
+  retentionMs: number,
+  options: PruneOptions = {},
+): Promise<number> {
+  const batch = options.batchSize ?? DEFAULT_BATCH;
+  const cutoff = new Date((options.now ?? new Date()).getTime() - retentionMs).toISOString();
+  let total = 0;
+  while (!options.shouldStop?.()) {
+    // A running one a dispatcher is stepping through is skipped, and pruned on a later pass.
+    const rows = await database.rows<{ id: string }>(
+      sql`delete from webhook_recoveries
+           where (account_id, id) in (
+             select account_id, id from webhook_recoveries
+              where created_at < ${cutoff}
               limit ${batch}
               for update skip locked)
           returning id`,

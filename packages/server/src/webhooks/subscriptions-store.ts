@@ -1,5 +1,6 @@
-// Webhook subscriptions: CRUD, secret rotation and the test event. Every query is scoped by the
-// account, so another account's subscription is indistinguishable from a missing one.
+// Webhook subscriptions: CRUD, secret rotation, the test event, and sending events again (retry and
+// recovery: resend-store.ts, recoveries.ts). Every query is scoped by the account, so another
+// account's subscription is indistinguishable from a missing one.
 import {
   generateWebhookSecret,
   SECRET_ROTATION_OVERLAP_MS,
@@ -15,6 +16,8 @@ import type { Database, Executor } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
+import { createRecoveryStore } from "./recoveries.ts";
+import { createResendStore } from "./resend-store.ts";
 
 export { TEST_EVENT_TYPE } from "@oisr/contract";
 
@@ -185,6 +188,7 @@ export function createSubscriptionStore(database: Database) {
             subscriptionId: subscription.id,
             eventId,
             eventType: TEST_EVENT_TYPE,
+            trigger: "test",
             attempt: 1,
             nextAttemptAt: now,
             createdAt: now,
@@ -195,6 +199,9 @@ export function createSubscriptionStore(database: Database) {
       await database.notify("oisr_events", accountId).catch(() => {});
       return delivery;
     },
+
+    ...createResendStore(database),
+    ...createRecoveryStore(database),
   };
 }
 

@@ -1,0 +1,107 @@
+// POST …/deliveries/{delivery_id}/retry: a new sending of a delivery's event to its subscription.
+// A sending is a round of attempts (webhook_deliveries.round) with the whole retry schedule; the
+// event keeps its id, so the receiver gets the same `webhook-id` again and can deduplicate.
+import { retryRefused } from "@oisr/contract";
+import { and, eq, gte, max, sql } from "drizzle-orm";
+import type { Database, Tx } from "../db/client.ts";
+import { events } from "../db/schema.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
+import { newId } from "../store/ids.ts";
+
+type DeliveryRow = typeof webhookDeliveries.$inferSelect;
+type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
+
+export type RetryOutcome =
+  | { outcome: "queued"; delivery: DeliveryRow }
+  | { outcome: "no_subscription" }
+  | { outcome: "no_delivery" }
+  | { outcome: "disabled" }
+  /** The delivery's event is past the retention period. */
+  | { outcome: "no_event"; eventId: string };
+
+/**
+ * Locks the subscription row. Every new sending to a subscription (a retry, a recovery step) is
+ * numbered under this lock, so two of them never take the same round; it is also the lock PATCH,
+ * DELETE and the dispatcher's record() take first, so the order of locks stays the same everywhere.
+ */
+export async function lockSubscription(
+  tx: Tx,
+  accountId: string,
+  id: string,
+): Promise<SubscriptionRow | undefined> {
+  const [row] = await tx
+    .select()
+    .from(webhookSubscriptions)
+    .where(and(eq(webhookSubscriptions.accountId, accountId), eq(webhookSubscriptions.id, id)))
+    .for("update");
+  return row;
+}
+
+/** Not before the receiver's Retry-After pause (paused_until), which no claim would honour sooner anyway. */
+export const firstAttemptAt = (pausedUntil: string | null) =>
+  sql`greatest(now(), ${pausedUntil}::timestamptz)`;
+
+export function createResendStore(database: Database) {
+  const { db } = database;
+  return {
+    /**
+     * Queues a new sending (trigger `retry`, attempt 1) of a delivery's event to the delivery's
+     * subscription. `eventsSince`: events created before it are past the retention period and
+     * count as gone, as GET /events treats them, even while the prune job has not reached them.
+     */
+    async retryDelivery(
+      accountId: string,
+      subscriptionId: string,
+      deliveryId: string,
+      eventsSince: string,
+    ): Promise<RetryOutcome> {
+      const result = await db.transaction(async (tx): Promise<RetryOutcome> => {
+        const subscription = await lockSubscription(tx, accountId, subscriptionId);
+        if (!subscription) return { outcome: "no_subscription" };
+        const ofSubscription = and(
+          eq(webhookDeliveries.accountId, accountId),
+          eq(webhookDeliveries.subscriptionId, subscriptionId),
+        );
+        const [named] = await tx
+          .select({ eventId: webhookDeliveries.eventId, eventType: webhookDeliveries.eventType })
+          .from(webhookDeliveries)
+          .where(and(ofSubscription, eq(webhookDeliveries.id, deliveryId)));
+        if (!named) return { outcome: "no_delivery" };
+        if (retryRefused(subscription.status, named.eventType)) return { outcome: "disabled" };
+        const [event] = await tx
+          .select({ id: events.id })
+          .from(events)
+          .where(
+            and(
+              eq(events.accountId, accountId),
+              eq(events.id, named.eventId),
+              gte(events.createdAt, eventsSince),
+            ),
+          );
+        if (!event) return { outcome: "no_event", eventId: named.eventId };
+        const [last] = await tx
+          .select({ round: max(webhookDeliveries.round) })
+          .from(webhookDeliveries)
+          .where(and(ofSubscription, eq(webhookDeliveries.eventId, named.eventId)));
+        const [delivery] = await tx
+          .insert(webhookDeliveries)
+          .values({
+            accountId,
+            id: newId("whd"),
+            subscriptionId,
+            eventId: named.eventId,
+            eventType: named.eventType,
+            trigger: "retry",
+            round: (last?.round ?? -1) + 1,
+            attempt: 1,
+            nextAttemptAt: firstAttemptAt(subscription.pausedUntil),
+          })
+          .returning();
+        return { outcome: "queued", delivery: delivery as DeliveryRow };
+      });
+      // After the commit: a dispatcher woken earlier would not see the row yet.
+      if (result.outcome === "queued") await database.notify("oisr_events", accountId).catch(() => {});
+      return result;
+    },
+  };
+}
