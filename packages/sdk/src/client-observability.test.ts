@@ -31,6 +31,9 @@ const everything = {
   "POST /webhook_subscriptions/*/rotate_secret": subscription,
   "POST /webhook_subscriptions/*/test": json({ id: "dlv_1" }, 202),
   "GET /webhook_subscriptions/*/deliveries": page(),
+  "POST /webhook_subscriptions/*/recover": json({ id: "whr_1", status: "running" }, 202),
+  "GET /webhook_subscriptions/*/recoveries/*": json({ id: "whr_1", status: "completed" }),
+  "POST /webhook_subscriptions/*/deliveries/*/retry": json({ id: "whd_2" }, 202),
 };
 
 /** Every resource method that returns a promise, called once. */
@@ -61,6 +64,9 @@ const promiseMethods: [string, (c: OisrClient) => ApiPromise<unknown>][] = [
   ["webhooks.rotateSecret", (c) => c.webhooks.rotateSecret("whs_1")],
   ["webhooks.test", (c) => c.webhooks.test("whs_1")],
   ["webhooks.deliveries", (c) => c.webhooks.deliveries("whs_1")],
+  ["webhooks.recover", (c) => c.webhooks.recover("whs_1", { since: "2025-03-26T00:00:00Z" })],
+  ["webhooks.getRecovery", (c) => c.webhooks.getRecovery("whs_1", "whr_1")],
+  ["webhooks.retryDelivery", (c) => c.webhooks.retryDelivery("whs_1", "whd_1")],
 ];
 
 describe("withResponse()", () => {
