@@ -344,6 +344,180 @@ describe("webhook delivery", () => {
   });
 });
 
+interface Delivery {
+  id: string;
+  event_id: string;
+  event_type: string;
+  trigger: string;
+  attempt: number;
+  status: string;
+  retry_after_seconds: number | null;
+}
+
+async function deliveriesOf(client: Client, id: string): Promise<Delivery[]> {
+  const res = await client.call("GET", `/webhook_subscriptions/${id}/deliveries?limit=100`);
+  expect(res.status).toBe(200);
+  return res.body.data;
+}
+
+describe("sending events again", () => {
+  it("retries a delivery: a new sending of the same event, signed, with its own retries", async () => {
+    const client = await account();
+    // The first sending succeeds; the retry's first attempt fails once, its automatic retry succeeds.
+    const hook = await receiver((_req, index) => (index === 1 ? 503 : 204));
+    const { id, secret } = await subscribe(client, hook.url);
+    await orderAndReturn(client);
+    const [first] = await waitFor(async () => {
+      const list = await deliveriesOf(client, id);
+      return list[0]?.status === "succeeded" ? list : undefined;
+    }, "the first delivery");
+    expect(first).toMatchObject({ trigger: "event", attempt: 1, retry_after_seconds: null });
+
+    const retried = await client.call("POST", `/webhook_subscriptions/${id}/deliveries/${first?.id}/retry`);
+    expect(retried.status).toBe(202);
+    expect(retried.body).toMatchObject({
+      event_id: first?.event_id,
+      event_type: "return.created",
+      trigger: "retry",
+      attempt: 1,
+      status: "pending",
+      attempted_at: null,
+    });
+    expect(retried.body.id).not.toBe(first?.id);
+    await waitFor(() => hook.received[2], "the retry's second attempt");
+    for (const got of hook.received) {
+      expect(got.headers["webhook-id"]).toBe(first?.event_id);
+      expect(hasValidSignature(got, secret)).toBe(true);
+    }
+    const list = await waitFor(async () => {
+      const all = await deliveriesOf(client, id);
+      return all[0]?.status === "succeeded" && all.length === 3 ? all : undefined;
+    }, "the retry to succeed");
+    expect(list.map((d) => [d.trigger, d.attempt, d.status])).toEqual([
+      ["retry", 2, "succeeded"],
+      ["retry", 1, "failed"],
+      ["event", 1, "succeeded"],
+    ]);
+  });
+
+  it("answers 404 for another subscription's delivery, 409 on a disabled subscription except for test events", async () => {
+    const client = await account();
+    const hook = await receiver();
+    const { id } = await subscribe(client, hook.url);
+    const other = await subscribe(client, hook.url);
+    const test = await client.call("POST", `/webhook_subscriptions/${id}/test`);
+    expect(test.body.trigger).toBe("test");
+    await orderAndReturn(client);
+    const event = await waitFor(
+      async () => (await deliveriesOf(client, id)).find((d) => d.event_type === "return.created"),
+      "the event's delivery",
+    );
+
+    const elsewhere = await client.call(
+      "POST",
+      `/webhook_subscriptions/${other.id}/deliveries/${event.id}/retry`,
+    );
+    expect(elsewhere.status).toBe(404);
+    expect(elsewhere.body.code).toBe("not_found");
+    const unknown = await client.call(
+      "POST",
+      `/webhook_subscriptions/${id}/deliveries/whd_01JPSG5BNA823QRHXQJF5YY1V2/retry`,
+    );
+    expect(unknown.status).toBe(404);
+    const stranger = await account();
+    expect(
+      (await stranger.call("POST", `/webhook_subscriptions/${id}/deliveries/${event.id}/retry`)).status,
+    ).toBe(404);
+
+    await client.call("PATCH", `/webhook_subscriptions/${id}`, { status: "disabled" });
+    const refused = await client.call("POST", `/webhook_subscriptions/${id}/deliveries/${event.id}/retry`);
+    expect(refused.status).toBe(409);
+    expect(refused.body.code).toBe("subscription_disabled");
+    const ping = await client.call("POST", `/webhook_subscriptions/${id}/deliveries/${test.body.id}/retry`);
+    expect(ping.status).toBe(202);
+    expect(ping.body).toMatchObject({ event_id: test.body.event_id, trigger: "retry", attempt: 1 });
+    await waitFor(
+      () => hook.received.filter((r) => r.headers["webhook-id"] === test.body.event_id)[1],
+      "the test event sent again",
+    );
+  });
+
+  it("recovers a window: every subscribed event once more, then the recovery is completed", async () => {
+    const client = await account();
+    const hook = await receiver();
+    const { id, secret } = await subscribe(client, hook.url, ["return.created"]);
+    const since = new Date(Date.now() - 1000).toISOString();
+    // Each makes a return.created (subscribed) and events of other types (not subscribed).
+    await orderAndReturn(client);
+    await orderAndReturn(client);
+    await waitFor(() => hook.received[1], "the two first deliveries");
+    const firstIds = hook.received.map((r) => r.headers["webhook-id"]);
+
+    const started = await client.call("POST", `/webhook_subscriptions/${id}/recover`, { since });
+    expect(started.status).toBe(202);
+    expect(started.headers.get("location")).toBe(
+      `/v2/webhook_subscriptions/${id}/recoveries/${started.body.id}`,
+    );
+    expect(started.body).toMatchObject({ subscription_id: id, since, status: "running", events_queued: 0 });
+    expect(started.body.id).toMatch(/^whr_/);
+    const done = await waitFor(async () => {
+      const res = await client.call("GET", `/webhook_subscriptions/${id}/recoveries/${started.body.id}`);
+      return res.body.status === "completed" ? res.body : undefined;
+    }, "the recovery to complete");
+    expect(done.events_queued).toBe(2);
+    expect(done.completed_at).not.toBeNull();
+    await waitFor(() => hook.received[3], "the recovered deliveries");
+    await sleep(200);
+    expect(hook.received).toHaveLength(4);
+    expect(
+      hook.received
+        .slice(2)
+        .map((r) => r.headers["webhook-id"])
+        .sort(),
+    ).toEqual([...firstIds].sort());
+    expect(hook.received.every((r) => hasValidSignature(r, secret))).toBe(true);
+    const recovered = (await deliveriesOf(client, id)).filter((d) => d.trigger === "recover");
+    expect(recovered).toHaveLength(2);
+
+    const other = await subscribe(client, hook.url);
+    const foreign = await client.call(
+      "GET",
+      `/webhook_subscriptions/${other.id}/recoveries/${started.body.id}`,
+    );
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe("not_found");
+  });
+
+  it("refuses a recovery window it cannot serve, and a disabled subscription", async () => {
+    const client = await account();
+    const { id } = await subscribe(client, "https://hooks.example.com/r");
+    const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
+    const tooOld = await client.call("POST", `/webhook_subscriptions/${id}/recover`, { since: old });
+    expect(tooOld.status).toBe(400);
+    expect(tooOld.body.errors).toEqual([
+      expect.objectContaining({ pointer: "/since", code: "out_of_range" }),
+    ]);
+    const now = new Date().toISOString();
+    const empty = await client.call("POST", `/webhook_subscriptions/${id}/recover`, {
+      since: now,
+      until: now,
+    });
+    expect(empty.body.errors).toEqual([expect.objectContaining({ pointer: "/until", code: "out_of_range" })]);
+    expect((await client.call("POST", `/webhook_subscriptions/${id}/recover`, {})).status).toBe(400);
+    expect(
+      (
+        await client.call("POST", "/webhook_subscriptions/whs_01JN8S7QQT86WJ5VH5F0CXSRN7/recover", {
+          since: now,
+        })
+      ).status,
+    ).toBe(404);
+    await client.call("PATCH", `/webhook_subscriptions/${id}`, { status: "disabled" });
+    const disabled = await client.call("POST", `/webhook_subscriptions/${id}/recover`, { since: now });
+    expect(disabled.status).toBe(409);
+    expect(disabled.body.code).toBe("subscription_disabled");
+  });
+});
+
 describe("webhook URL rules without OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS", () => {
   let strict: RunningServer;
   let dropStrict: () => Promise<void>;

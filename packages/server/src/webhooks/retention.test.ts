@@ -5,10 +5,10 @@ import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
-import { webhookDeliveries } from "../db/webhook-schema.ts";
+import { webhookDeliveries, webhookRecoveries } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
 import { startDispatcher } from "./dispatcher.ts";
-import { pruneAttempts, pruneEvents } from "./retention.ts";
+import { pruneAttempts, pruneEvents, pruneRecoveries } from "./retention.ts";
 import { createSubscriptionStore, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
 import { useFreshDatabase, waitFor } from "./test-support.ts";
 
@@ -173,6 +173,35 @@ describe("webhook history retention", () => {
 
     expect(await pruneAttempts(database, RETENTION, { batchSize: 2 })).toBeGreaterThanOrEqual(old.length);
     expect(await attemptIds(acc)).toEqual([pending, recent].sort());
+  });
+
+  it("prunes recoveries made before the period, running or not, and keeps younger ones", async () => {
+    const acc = newId("acc");
+    const sub = await subscription(acc);
+    const recovery = async (age: number, status: "running" | "completed") => {
+      const id = newId("whr");
+      await database.db.insert(webhookRecoveries).values({
+        accountId: acc,
+        id,
+        subscriptionId: sub,
+        since: daysAgo(age + 1).toISOString(),
+        until: daysAgo(age).toISOString(),
+        status,
+        createdAt: daysAgo(age).toISOString(),
+      });
+      return id;
+    };
+    await recovery(31, "completed");
+    await recovery(35, "running");
+    await recovery(40, "completed");
+    const young = await recovery(29, "completed");
+
+    expect(await pruneRecoveries(database, RETENTION, { batchSize: 2 })).toBe(3);
+    const left = await database.db
+      .select({ id: webhookRecoveries.id })
+      .from(webhookRecoveries)
+      .where(eq(webhookRecoveries.accountId, acc));
+    expect(left.map((r) => r.id)).toEqual([young]);
   });
 
   it("is run by the dispatcher, which follows the retention it is given", async () => {
