@@ -27,6 +27,7 @@ describe("config", () => {
         OISR_REQUEST_RETENTION_DAYS: "7",
         OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
         OISR_WEBHOOK_RETRY_SCHEDULE: "1s, 250ms",
+        OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY: "2",
       }),
     ).toMatchObject({
       maxAttempts: 1,
@@ -34,6 +35,7 @@ describe("config", () => {
       requestRetentionDays: 7,
       webhookAllowPrivateNetworks: true,
       webhookRetrySchedule: [1000, 250],
+      webhookSubscriptionConcurrency: 2,
     });
     expect(() => loadConfig({ OISR_WEBHOOK_RETRY_SCHEDULE: "5" })).toThrow(/invalid duration/);
   });
@@ -55,6 +57,7 @@ describe("config", () => {
       retryBaseMs: 1000,
       requestRetentionDays: 30,
       webhookAllowPrivateNetworks: false,
+      webhookSubscriptionConcurrency: 4,
     });
     expect(config.webhookRetrySchedule).toEqual([
       5000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000,

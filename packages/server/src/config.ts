@@ -4,6 +4,7 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_REQUEST_RETENTION_DAYS,
   DEFAULT_WEBHOOK_RETRY_SCHEDULE_TEXT,
+  DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY,
   type Environment,
   parseNonNegativeInteger,
   parseRetrySchedule,
@@ -45,6 +46,8 @@ export interface Config {
   webhookAllowPrivateNetworks: boolean;
   /** Delays before each webhook retry after the immediate first attempt. */
   webhookRetrySchedule: number[];
+  /** Delivery attempts to one subscription in flight at once, across every dispatcher (1–100). */
+  webhookSubscriptionConcurrency: number;
   /**
    * Lease a dispatcher holds on a webhook attempt; a dispatcher that dies is replaced after it.
    * Unset: the attempt timeout + 50 s. A shorter lease also shortens the attempt timeout (half the lease).
@@ -109,6 +112,8 @@ export function loadConfig(env: Environment = process.env): Config {
     webhookRetrySchedule: parseRetrySchedule(
       env.OISR_WEBHOOK_RETRY_SCHEDULE ?? DEFAULT_WEBHOOK_RETRY_SCHEDULE_TEXT,
     ),
+    webhookSubscriptionConcurrency:
+      shared.webhookSubscriptionConcurrency ?? DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY,
     webhookLeaseMs: int(env.OISR_WEBHOOK_LEASE_MS, 0, "OISR_WEBHOOK_LEASE_MS") || undefined,
     maxLargeBodies: int(env.OISR_MAX_LARGE_BODIES, 4, "OISR_MAX_LARGE_BODIES") || 1,
     cursorSecret: env.OISR_CURSOR_SECRET || undefined,

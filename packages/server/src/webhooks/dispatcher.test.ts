@@ -74,6 +74,56 @@ describe("dispatcher", () => {
     }
   });
 
+  it("keeps OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY attempts in flight per subscription", async () => {
+    const { accountId } = await subscription();
+    let inFlight = 0;
+    let peak = 0;
+    let sent = 0;
+    const send: WebhookSender = async () => {
+      peak = Math.max(peak, ++inFlight);
+      await sleep(30);
+      inFlight--;
+      sent++;
+      return { ok: true, status: 200, durationMs: 30 };
+    };
+    const dispatcher = await startDispatcher({
+      config: { ...config, webhookSubscriptionConcurrency: 2 },
+      database,
+      logger,
+      send,
+    });
+    try {
+      await emit(accountId, 8);
+      await waitFor(() => sent >= 8 || undefined, "all 8 deliveries");
+      expect(peak).toBe(2);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
+  it("waits out a receiver's Retry-After before the next attempt to that subscription", async () => {
+    const { accountId } = await subscription();
+    const at: number[] = [];
+    const send: WebhookSender = async () => {
+      at.push(Date.now());
+      return at.length === 1
+        ? { ok: false, status: 429, error: "HTTP 429 Too Many Requests", durationMs: 1, retryAfterSeconds: 1 }
+        : { ok: true, status: 200, durationMs: 1 };
+    };
+    const dispatcher = await startDispatcher({ config, database, logger, send });
+    try {
+      await emit(accountId, 1);
+      await waitFor(() => at.length >= 1 || undefined, "the first attempt");
+      // A second event during the pause waits too (the schedule alone would retry after 20 ms).
+      await emit(accountId, 1);
+      await waitFor(() => at.length >= 3 || undefined, "the retry and the second event");
+      const [first, ...rest] = at as [number, ...number[]];
+      for (const t of rest) expect(t - first).toBeGreaterThanOrEqual(1000);
+    } finally {
+      await dispatcher.stop();
+    }
+  });
+
   it("retries a failed attempt when it comes due", async () => {
     const { accountId } = await subscription();
     const results: AttemptResult[] = [

@@ -39,15 +39,22 @@ export async function fanOut(
       id: string;
       events: string[];
       created_at: string;
+      paused_ms: string | number | null;
     }>(
-      sql`select account_id, id, events, created_at from webhook_subscriptions
+      sql`select account_id, id, events, created_at,
+                 extract(epoch from paused_until) * 1000 as paused_ms
+            from webhook_subscriptions
            where status = 'enabled' and account_id in (${sql.join(
              accountIds.map((a) => sql`${a}`),
              sql`, `,
            )})`,
       tx,
     );
-    const now = new Date().toISOString();
+    const nowMs = Date.now();
+    const now = new Date(nowMs).toISOString();
+    // A subscription its receiver paused (Retry-After) gets its new deliveries due when the pause ends.
+    const dueAt = (s: { paused_ms: string | number | null }) =>
+      s.paused_ms !== null && Number(s.paused_ms) > nowMs ? new Date(Number(s.paused_ms)).toISOString() : now;
     const rows = picked.flatMap((event) =>
       subscriptions
         // A subscription receives what happens after it was made, not a backlog that was waiting for a dispatcher.
@@ -64,7 +71,7 @@ export async function fanOut(
           eventId: event.id,
           eventType: event.type,
           attempt: 1,
-          nextAttemptAt: now,
+          nextAttemptAt: dueAt(s),
           createdAt: now,
         })),
     );

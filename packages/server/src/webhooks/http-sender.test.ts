@@ -1,4 +1,4 @@
-import { STATUS_CODES } from "node:http";
+import { createServer as createHttpServer, STATUS_CODES } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { HTTP_STATUS_TEXT } from "@oisr/contract";
@@ -47,6 +47,27 @@ describe("sendWebhook", () => {
       timeoutMs: 200,
     });
     expect(result).toMatchObject(expected);
+  });
+
+  it.each([
+    [429, "3", 3],
+    [503, () => new Date(Date.now() + 5000).toUTCString(), expect.toSatisfy((s: number) => s >= 4 && s <= 5)],
+    [500, "3", undefined], // only 429 and 503 ask to slow down
+    [429, "whenever", undefined],
+  ])("keeps the Retry-After of a %i", async (status, header, seconds) => {
+    const answering = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(status, { "retry-after": typeof header === "function" ? header() : header }).end();
+    });
+    await new Promise<void>((r) => answering.listen(0, "127.0.0.1", r));
+    const { port } = answering.address() as AddressInfo;
+    try {
+      const result = await sendWebhook(`http://127.0.0.1:${port}/`, {}, "{}", open);
+      expect(result).toMatchObject({ ok: false, status });
+      expect(result.ok ? undefined : result.retryAfterSeconds).toEqual(seconds);
+    } finally {
+      await new Promise((r) => answering.close(r));
+    }
   });
 
   it("reports a refused connection", async () => {

@@ -94,7 +94,8 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
         // The body does not matter; drain it so the socket closes, bounded by the same abort signal.
         res.on("error", () => {});
         res.resume();
-        settle(answeredAttempt(status, elapsed()));
+        // A 429 or 503 may carry Retry-After: the receiver's "slow down" (kept by answeredAttempt).
+        settle(answeredAttempt(status, elapsed(), res.headers["retry-after"]));
       },
     );
     req.on("error", (err) =>
