@@ -6,6 +6,7 @@ import {
   classifyWebhookUrl,
   DAY_MS,
   deliveryNotFound,
+  eventNotFound,
   generateWebhookSecret,
   recoveryNotFound,
   recoveryWindow,
@@ -132,7 +133,7 @@ const listWebhookDeliveries: RouteHandler = async (ctx) => {
   );
 };
 
-/** Deliveries, events and recoveries are kept for the request retention period, as on the server. */
+/** Events and recoveries are kept for the request retention period, as on the server. */
 const retained = (ctx: RouteContext, at: number) =>
   ctx.runtime.clock.now() - at <= ctx.runtime.options.requestRetentionMs;
 
@@ -140,19 +141,21 @@ const retryWebhookDelivery: RouteHandler = (ctx) => {
   const s = found(ctx);
   const id = ctx.params.delivery_id ?? "";
   const d = ctx.account.deliveries.find((x) => x.id === id && x.subscriptionId === s.id);
-  if (!d || !retained(ctx, d.createdAt)) throw deliveryNotFound(id);
+  if (!d) throw deliveryNotFound(id);
   if (retryRefused(s.status, d.eventType)) throw subscriptionDisabled(s.id);
+  // Past the retention the event is gone, as GET /events/{event_id} says.
   const recorded = ctx.account.events.find((e) => e.event.id === d.eventId);
-  if (!recorded || !retained(ctx, recorded.at)) throw deliveryNotFound(id);
+  if (!recorded || !retained(ctx, recorded.at)) throw eventNotFound(d.eventId);
   const delivery = ctx.runtime.webhooks.resend(ctx.account, s, recorded.event, "retry");
   return { status: 202, body: toWebhookDelivery(delivery) };
 };
 
 const recoverWebhookSubscription: RouteHandler = (ctx) => {
-  const s = found(ctx);
   const now = ctx.runtime.clock.now();
   const retentionDays = ctx.runtime.options.requestRetentionMs / DAY_MS;
+  // The window first, as the server checks it before reading the subscription.
   const window = recoveryWindow(ctx.body as WebhookRecoveryCreate, new Date(now), retentionDays);
+  const s = found(ctx);
   if (s.status !== "enabled") throw subscriptionDisabled(s.id);
   const recovery: Recovery = {
     id: ctx.runtime.store.newId("whr"),
