@@ -36,32 +36,37 @@ it("counts queued and processing requests, backlogged accounts and the age of th
     backlogged: 0,
     oldestAgeSeconds: 0,
   });
-  await queue("acc_a", 3);
-  await queue("acc_b", 2);
+  // Real accounts: a request that dies writes its request.dead event into the account's feed.
+  const [a, b] = [
+    (await services.accounts.createAccount("a")).account_id,
+    (await services.accounts.createAccount("b")).account_id,
+  ];
+  await queue(a, 3);
+  await queue(b, 2);
   await services.database.rows(
-    sql`update requests set accepted_at = now() - interval '90 seconds' where account_id = 'acc_a'`,
+    sql`update requests set accepted_at = now() - interval '90 seconds' where account_id = ${a}`,
   );
   const stats = await services.requests.stats();
   expect(stats).toMatchObject({ queued: 5, processing: 0, backlogged: 2 });
   expect(stats.oldestAgeSeconds).toBeGreaterThanOrEqual(90);
   expect(stats.oldestAgeSeconds).toBeLessThan(120);
 
-  // acc_a's requests finish (buried here, the shortest way to finish them).
+  // a's requests finish (buried here, the shortest way to finish them).
   const worker = createWorkerQueue(services.database, "w1", 30_000);
-  expect(await worker.claim(10)).toEqual(expect.arrayContaining(["acc_a"]));
+  expect(await worker.claim(10)).toEqual(expect.arrayContaining([a]));
   const ids = await services.database.rows<{ id: string }>(
-    sql`select id from requests where account_id = 'acc_a'`,
+    sql`select id from requests where account_id = ${a}`,
   );
   // A stage started the first two (processing is always a prefix of the account's open requests).
   await services.database.rows(
     sql`update requests set status = 'processing'
-         where id in (select id from requests where account_id = 'acc_a' order by seq limit 2)`,
+         where id in (select id from requests where account_id = ${a} order by seq limit 2)`,
   );
   expect(await services.requests.stats()).toMatchObject({ queued: 5, processing: 2, backlogged: 2 });
-  await services.database.rows(sql`update requests set status = 'processing' where account_id = 'acc_a'`);
+  await services.database.rows(sql`update requests set status = 'processing' where account_id = ${a}`);
   expect(await services.requests.stats()).toMatchObject({ queued: 5, processing: 3, backlogged: 2 });
   await worker.settleFailed(
-    "acc_a",
+    a,
     ids.map((r) => ({ id: r.id, dead: true, delayMs: 0 })),
     { code: "processing_failed", message: "x" },
   );

@@ -5,8 +5,14 @@
 //   processing → pending (unstart: a stage that never ran because the one before it rolled back)
 // Statements that act for a worker are fenced on its lease of the account (request_queues.lease_owner):
 // a worker whose lease another worker has taken changes nothing.
+// The statements that set a final status also write each request's `request.<status>` event
+// (store/request-events.ts), in the same transaction: exactly one per request, none for an attempt
+// that rolled back.
+import type { StoredRequest } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database, Executor, Tx } from "../db/client.ts";
+import { insertRequestEvents, reserveRequestEvents } from "../store/request-events.ts";
+import { finalRecord, RECORD_COLUMNS, type RecordRow } from "./final-record.ts";
 import { isOpen, millis } from "./sql.ts";
 import type { RequestKind } from "./statuses.ts";
 
@@ -168,21 +174,32 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
     },
 
     /**
-     * Records the outcome of every request of an apply transaction, as its last statement, and
-     * takes them out of the account's open count. Fenced: if another worker has taken the account
-     * over, nothing is recorded and the transaction must roll back (`LeaseLost`).
+     * Records the outcome of every request of an apply transaction, as its last statements, takes
+     * them out of the account's open count, and writes each one's `request.succeeded|failed` event.
+     * Fenced: if another worker has taken the account over, nothing is recorded and the transaction
+     * must roll back (`LeaseLost`).
      *
      * `appliedAt` is the time stamped on the resources the stage wrote: `completed_at` is never
      * earlier. `now()` is the transaction's start, before the resources' stamps (a resource's
-     * `created_at` read 19–99 ms after its request's `completed_at`).
+     * `created_at` read 19–99 ms after its request's `completed_at`). `traceparent` is the stage's
+     * span (tracing on only), kept with the events as with the stage's return events.
      */
-    async finishStage(tx: Tx, accountId: string, outcomes: Outcome[], appliedAt: string): Promise<void> {
+    async finishStage(
+      tx: Tx,
+      accountId: string,
+      outcomes: Outcome[],
+      appliedAt: string,
+      traceparent: string | null = null,
+    ): Promise<void> {
+      // The account row first (the feed positions), then the queue's rows: see reserveRequestEvents.
+      const slots = await reserveRequestEvents(database, tx, accountId, outcomes.length);
       const rows = outcomes.map((o) =>
         o.status === "succeeded"
           ? { id: o.id, status: o.status, result: o.result, errors: null }
           : { id: o.id, status: o.status, result: null, errors: o.errors },
       );
-      const updated = await database.rows<{ id: string }>(
+      // The outcomes are in memory already: only the record's other columns come back.
+      const updated = await database.rows<RecordRow>(
         sql`with fence as (
               update request_queues set open_count = open_count - ${rows.length},
                      lease_until = now() + ${lease}, due_at = now() + ${lease}
@@ -194,16 +211,28 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
               from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(id uuid, status text, result jsonb, errors jsonb)
              where r.account_id = ${accountId} and r.id = u.id and r.status = 'processing'
                and exists (select 1 from fence)
-            returning r.id`,
+            returning ${RECORD_COLUMNS}`,
         tx,
       );
       if (updated.length !== rows.length) throw new LeaseLost();
+      const byId = new Map(updated.map((r) => [r.id, r]));
+      // The domain's outcomes, which the statement above stored as the records' result and errors.
+      const records = outcomes.map((o) => ({
+        record: finalRecord(byId.get(o.id) as RecordRow, {
+          result: o.status === "succeeded" ? (o.result as StoredRequest["result"]) : null,
+          errors: o.status === "failed" ? (o.errors as StoredRequest["errors"]) : null,
+          error: null,
+        }),
+        traceparent,
+      }));
+      await insertRequestEvents(database, tx, accountId, slots, records);
     },
 
     /**
      * After a transient failure (the apply transaction rolled back, or the worker died in the
      * request's last attempt): each request either waits `delayMs` to retry, still `processing`,
-     * or, with its attempts used up, is `dead`. Fenced like the others.
+     * or, with its attempts used up, is `dead`, and writes its `request.dead` event. A retry writes
+     * no event: the request is not final yet. Fenced like the others.
      */
     async settleFailed(
       accountId: string,
@@ -213,13 +242,15 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       if (settled.length === 0) return;
       const dead = settled.filter((s) => s.dead).length;
       await database.db.transaction(async (tx) => {
+        // The account row first, as in finishStage (see reserveRequestEvents); only when some die.
+        const slots = dead > 0 ? await reserveRequestEvents(database, tx, accountId, dead) : undefined;
         const held = await database.rows(
           sql`update request_queues set open_count = open_count - ${dead}
                where account_id = ${accountId} and lease_owner = ${workerId} returning account_id`,
           tx,
         );
         if (held.length === 0) throw new LeaseLost();
-        const updated = await database.rows(
+        const updated = await database.rows<RecordRow & { traceparent: string | null }>(
           sql`update requests r
                  set status = case when u.dead then 'dead' else 'processing' end,
                      completed_at = case when u.dead then now() end,
@@ -228,10 +259,29 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                 from jsonb_to_recordset(${JSON.stringify(settled.map((s) => ({ id: s.id, dead: s.dead, delay_ms: s.delayMs })))}::jsonb)
                   as u(id uuid, dead boolean, delay_ms int)
                where r.account_id = ${accountId} and r.id = u.id and r.status = 'processing'
-              returning r.id`,
+              returning ${RECORD_COLUMNS}, r.traceparent`,
           tx,
         );
         if (updated.length !== settled.length) throw new Error("settled requests were not all processing");
+        if (!slots) return;
+        const byId = new Map(updated.map((r) => [r.id, r]));
+        // In the order given (queue order). The stage that failed rolled back and its span with it:
+        // a dead request's event continues the trace of the call that submitted it.
+        const records = settled
+          .filter((s) => s.dead)
+          .map((s) => {
+            const row = byId.get(s.id) as RecordRow & { traceparent: string | null };
+            return {
+              // The worker's errors are the spec's DeadError (code processing_failed), typed loosely here.
+              record: finalRecord(row, {
+                result: null,
+                errors: null,
+                error: error as StoredRequest["error"],
+              }),
+              traceparent: row.traceparent,
+            };
+          });
+        await insertRequestEvents(database, tx, accountId, slots, records);
       });
     },
 

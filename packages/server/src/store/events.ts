@@ -1,6 +1,7 @@
 // The account's events as GET /events reads them: the `events` outbox rows that have a feed position
 // (every event but `webhook.test`), younger than the retention, in feed order. The payload is the
-// webhook body as stored (store/changes.ts), so a pulled event and a delivered one are the same.
+// webhook body as stored (store/changes.ts for return events, store/request-events.ts for request
+// events), so a pulled event and a delivered one are the same.
 //
 // Positions come from `accounts.feed_seq`, taken under the account row lock in the transaction that
 // writes the events, so they are handed out in commit order: reading `feed_seq > cursor` never
@@ -15,7 +16,10 @@ import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import type { FeedRow } from "./resources.ts";
 
-/** The payload jsonb as the spec types it: only store/changes.ts writes it, from the domain's typed output. */
+/**
+ * The payload jsonb as the spec types it: only store/changes.ts (from the domain's typed output) and
+ * store/request-events.ts (from @oisr/contract's requestEvent) write it.
+ */
 type Event = components["schemas"]["Event"];
 
 export function createEventStore(database: Database, retentionMs: number) {

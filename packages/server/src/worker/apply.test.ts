@@ -270,9 +270,10 @@ describe("apply stages", () => {
       [ids[1], "succeeded"],
       [ids[2], "succeeded"],
     ]);
+    // Orders share the account's feed sequence with events: the first stage's request.succeeded took 2.
     expect(await storedOrders(acct)).toEqual([
-      { external_id: "A", feed_seq: 2, shipped: 1 },
-      { external_id: "B", feed_seq: 3, shipped: 0 },
+      { external_id: "A", feed_seq: 3, shipped: 1 },
+      { external_id: "B", feed_seq: 4, shipped: 0 },
     ]);
   });
 

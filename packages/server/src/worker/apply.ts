@@ -90,7 +90,7 @@ export async function applyStage(
           ? { id, status: "succeeded", result: r.result }
           : { id, status: "failed", errors: r.errors };
       });
-      await queue.finishStage(tx, accountId, finished, now);
+      await queue.finishStage(tx, accountId, finished, now, input.traceparent);
       emitted = outbox.length > 0;
       return {
         kind: "applied",

@@ -1,0 +1,45 @@
+// A request's record at the moment a transition sets its final status, for its `request.<status>`
+// event: the statement that sets the status returns these columns, and the caller adds the outcome
+// it already holds in memory (a 1000-order result need not travel back from the database).
+import { type FinalRequestRecord, isFinalRecord, type StoredRequest, toRequestRecord } from "@oisr/contract";
+import { sql } from "drizzle-orm";
+
+/** What a final status's event shows besides the outcome: the columns the record maps. */
+export const RECORD_COLUMNS = sql.raw(
+  "r.id, r.kind, r.status, r.trace_id, r.idempotency_key, r.item_count, r.accepted_at, r.started_at, r.completed_at, r.attempts",
+);
+
+export interface RecordRow {
+  id: string;
+  kind: StoredRequest["kind"];
+  status: StoredRequest["status"];
+  trace_id: string;
+  idempotency_key: string | null;
+  item_count: number;
+  accepted_at: string;
+  started_at: string | null;
+  completed_at: string;
+  attempts: number;
+}
+
+/** The record of a row that has just reached its final status (the outcome comes from the caller). */
+export function finalRecord(
+  row: RecordRow,
+  outcome: Pick<StoredRequest, "result" | "errors" | "error">,
+): FinalRequestRecord {
+  const record = toRequestRecord({
+    id: row.id,
+    kind: row.kind,
+    status: row.status,
+    traceId: row.trace_id,
+    idempotencyKey: row.idempotency_key,
+    itemCount: row.item_count,
+    acceptedAt: row.accepted_at,
+    startedAt: row.started_at,
+    completedAt: row.completed_at,
+    attempts: row.attempts,
+    ...outcome,
+  });
+  if (!isFinalRecord(record)) throw new Error(`request ${row.id} is not final`);
+  return record;
+}
