@@ -6,6 +6,7 @@ import {
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_REQUEST_RETENTION_DAYS,
   DEFAULT_WEBHOOK_RETRY_SCHEDULE,
+  DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY,
   parseNonNegativeInteger,
   parseRetrySchedule,
   rateLimitsWith,
@@ -29,6 +30,11 @@ export interface WebhookOptions {
   allowPrivateNetworks?: boolean;
   /** Per-attempt timeout (default 10 s, as the server). */
   timeoutMs?: number;
+  /**
+   * Attempts to one subscription in flight at once, 1 to 100 (default 4, as the server's
+   * `OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY`).
+   */
+  subscriptionConcurrency?: number;
 }
 
 export interface MockOptions {
@@ -93,6 +99,13 @@ const nonNegative = (value: number | undefined, fallback: number, name: string):
   return n;
 };
 
+function subscriptionConcurrencyOf(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY;
+  if (!Number.isInteger(value) || value < 1 || value > 100)
+    throw new RangeError("webhooks.subscriptionConcurrency must be a whole number from 1 to 100");
+  return value;
+}
+
 export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
   const limits = options.rateLimits;
   const baseUrl = baseUrlOf(options.baseUrl);
@@ -119,6 +132,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
       retrySchedule: options.webhooks?.retrySchedule ?? [...DEFAULT_WEBHOOK_RETRY_SCHEDULE],
       allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? false,
       timeoutMs: options.webhooks?.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS,
+      subscriptionConcurrency: subscriptionConcurrencyOf(options.webhooks?.subscriptionConcurrency),
     },
   };
 }
@@ -127,6 +141,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
  * Mock options from the server's environment variables, so one configuration drives both:
  * `OISR_RATE_LIMITS` (JSON, or `off`), `OISR_MAX_ATTEMPTS`, `OISR_RETRY_BASE_MS`,
  * `OISR_REQUEST_RETENTION_DAYS`, `OISR_WEBHOOK_RETRY_SCHEDULE`, `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS`,
+ * `OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY`,
  * plus the mock's own `OISR_MOCK_PROCESSING_DELAY_MS` and `OISR_MOCK_PROCESSING_DURATION_MS`.
  */
 export function mockOptionsFromEnv(env: Record<string, string | undefined>): MockOptions {
@@ -152,6 +167,9 @@ export function mockOptionsFromEnv(env: Record<string, string | undefined>): Moc
   }
   if (shared.webhookAllowPrivateNetworks !== undefined) {
     webhooks.allowPrivateNetworks = shared.webhookAllowPrivateNetworks;
+  }
+  if (shared.webhookSubscriptionConcurrency !== undefined) {
+    webhooks.subscriptionConcurrency = shared.webhookSubscriptionConcurrency;
   }
   if (Object.keys(webhooks).length > 0) options.webhooks = webhooks;
   return options;

@@ -61,6 +61,8 @@ export interface Subscription {
   previousSecretExpiresAt: number | null;
   consecutiveFailures: number;
   failingSince: number | null;
+  /** Until when its receiver asked for no deliveries (Retry-After on a 429/503); unset before any. */
+  pausedUntil?: number;
   createdAt: number;
   updatedAt: number;
 }

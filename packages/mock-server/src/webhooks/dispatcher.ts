@@ -2,7 +2,8 @@
 // of the account that subscribed to its type (and existed when it happened) gets a delivery:
 // signed, POSTed with `fetch`, retried on the configured schedule (on the mock clock), and a
 // `410 Gone` disables the subscription: @oisr/contract's signing, URL rules and retry policy, as
-// on the server.
+// on the server. Like the server, a receiver's `429`/`503` with `Retry-After` pauses its
+// subscription, and at most `subscriptionConcurrency` attempts per subscription are in flight.
 import {
   type AttemptResult,
   afterFailedAttempt,
@@ -49,6 +50,13 @@ export class WebhookDispatcher {
       this.#fanOut(account, event);
       return event;
     });
+  }
+
+  /** Records one event of the account (a request's `request.<status>`) and fans it out. */
+  publish(account: Account, type: string, object: unknown): WebhookEvent {
+    const event = this.#record(account, type, object);
+    this.#fanOut(account, event);
+    return event;
   }
 
   /** `POST …/test`: a `webhook.test` event for this subscription only, whatever its events and status. */
@@ -159,9 +167,11 @@ export class WebhookDispatcher {
     s: Subscription,
     event: WebhookEvent,
     attempt: number,
-    dueAt: number,
+    asked: number,
     trigger: Delivery["trigger"],
   ): Delivery {
+    // A subscription its receiver paused (Retry-After) gets nothing before the pause ends.
+    const dueAt = Math.max(asked, s.pausedUntil ?? 0);
     const delivery: Delivery = {
       id: this.#store.newId("whd"),
       subscriptionId: s.id,
@@ -189,10 +199,66 @@ export class WebhookDispatcher {
     return delivery;
   }
 
+  /**
+   * Starts an attempt that is due, unless its subscription is paused or already has
+   * `subscriptionConcurrency` attempts in flight: then the pause's end or a finishing attempt
+   * starts it (#startDue). Timers of an attempt moved later by a pause fire early and do nothing.
+   */
   #start(account: Account, delivery: Delivery): void {
     if (delivery.inFlight || delivery.status !== "pending") return;
-    const run = this.#attempt(account, delivery).finally(() => this.#inFlight.delete(run));
+    const now = this.#clock.now();
+    if ((delivery.nextAttemptAt ?? 0) > now) return;
+    const s = account.subscriptions.get(delivery.subscriptionId);
+    if ((s?.pausedUntil ?? 0) > now) return;
+    let busy = 0;
+    for (const d of account.deliveries)
+      if (d.inFlight && d.subscriptionId === delivery.subscriptionId) busy++;
+    if (busy >= this.#options.subscriptionConcurrency) return;
+    const run = this.#attempt(account, delivery).finally(() => {
+      this.#inFlight.delete(run);
+      this.#startDue(account, delivery.subscriptionId);
+    });
     this.#inFlight.add(run);
+  }
+
+  /** Starts a subscription's due attempts, oldest first, as far as its free slots go. */
+  #startDue(account: Account, subscriptionId: string): void {
+    if (!this.#options.deliver) return;
+    const now = this.#clock.now();
+    const due = account.deliveries
+      .filter(
+        (d) =>
+          d.subscriptionId === subscriptionId &&
+          d.status === "pending" &&
+          !d.inFlight &&
+          (d.nextAttemptAt ?? 0) <= now,
+      )
+      .sort((a, b) => (a.nextAttemptAt ?? 0) - (b.nextAttemptAt ?? 0));
+    for (const d of due) this.#start(account, d);
+  }
+
+  /**
+   * A receiver asked for a pause until `until`: the subscription's attempts not yet made move to
+   * its end, so the deliveries log shows the wait, as on the server.
+   */
+  #pause(account: Account, s: Subscription, until: number): void {
+    if (until <= (s.pausedUntil ?? 0)) return;
+    s.pausedUntil = until;
+    for (const d of account.deliveries) {
+      if (
+        d.subscriptionId === s.id &&
+        d.status === "pending" &&
+        !d.inFlight &&
+        (d.nextAttemptAt ?? 0) < until
+      )
+        d.nextAttemptAt = until;
+    }
+    if (this.#options.deliver) {
+      const generation = this.#generation;
+      this.#clock.at(until, () => {
+        if (generation === this.#generation) this.#startDue(account, s.id);
+      });
+    }
   }
 
   async #attempt(account: Account, delivery: Delivery): Promise<void> {
@@ -235,7 +301,9 @@ export class WebhookDispatcher {
         signal: AbortSignal.timeout(this.#options.timeoutMs),
       });
       await response.body?.cancel().catch(() => {});
-      return answeredAttempt(response.status, elapsed());
+      // An HTTP-date in Retry-After is the receiver's wall clock, so it is read against real time;
+      // the seconds it gives are then waited on the mock clock.
+      return answeredAttempt(response.status, elapsed(), response.headers.get("retry-after"), Date.now());
     } catch (err) {
       const name = (err as { name?: string })?.name;
       const error = name === "TimeoutError" || name === "AbortError" ? "timeout" : "request failed";
@@ -263,8 +331,10 @@ export class WebhookDispatcher {
       return;
     }
     s.failingSince ??= now;
+    d.retryAfterSeconds = result.retryAfterSeconds ?? null;
     const after = afterFailedAttempt({
       status: result.status,
+      retryAfterSeconds: result.retryAfterSeconds,
       attempt: d.attempt,
       testEvent: d.eventType === TEST_EVENT_TYPE,
       subscriptionEnabled: s.status === "enabled",
@@ -275,7 +345,9 @@ export class WebhookDispatcher {
       random: NO_JITTER,
     });
     s.consecutiveFailures = after.consecutiveFailures;
-    const next = after.retryDelayMs === null ? null : now + after.retryDelayMs;
+    if (after.pauseMs > 0) this.#pause(account, s, now + after.pauseMs);
+    // A pause asked for now, or one still running from an earlier answer, holds this retry back too.
+    const next = after.retryDelayMs === null ? null : Math.max(now + after.retryDelayMs, s.pausedUntil ?? 0);
     d.status = "failed";
     d.error = result.error;
     d.nextAttemptAt = next;
