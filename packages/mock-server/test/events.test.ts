@@ -13,7 +13,14 @@ describe("the events feed", () => {
     });
     await tick();
     const recorded = mock.controls.events({ token });
-    expect(recorded.map((e) => e.type)).toEqual(["return.created", "return.updated"]);
+    // Each request's event comes after the return events it caused, as on the server.
+    expect(recorded.map((e) => e.type)).toEqual([
+      "request.succeeded",
+      "return.created",
+      "request.succeeded",
+      "return.updated",
+      "request.succeeded",
+    ]);
     const page = (await call("GET", "/events")).body;
     expect(page.data).toEqual(recorded);
     const [first] = recorded;
@@ -53,6 +60,6 @@ describe("the events feed", () => {
     });
     await tick();
     const after = (await call("GET", `/events?cursor=${cursor}`)).body.data;
-    expect(after.map((e: { type: string }) => e.type)).toEqual(["return.updated"]);
+    expect(after.map((e: { type: string }) => e.type)).toEqual(["return.updated", "request.succeeded"]);
   });
 });

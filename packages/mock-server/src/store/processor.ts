@@ -1,11 +1,15 @@
 // The worker of the mock: applies each account's requests in acceptance order through the
 // domain's `applyBatch` (the server's business rules), one at a time per account, with the
-// server's lifecycle `pending → processing → succeeded | failed | dead` on the mock clock.
+// server's lifecycle `pending → processing → succeeded | failed | dead` on the mock clock. A request
+// that reaches its final status records its `request.<status>` event, as the server writes it in the
+// transaction that sets the status: after the request's return events, one per request, none for a
+// retried attempt.
+import { isFinalRecord, requestEventObject, requestEventType } from "@oisr/contract";
 import { applyBatch, type IngestBodies, type IngestKind } from "@oisr/domain";
 import type { Clock } from "../clock.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
-import type { Account, RequestEntry } from "./account.ts";
+import { type Account, type RequestEntry, toRequestRecord } from "./account.ts";
 import type { MockStore } from "./store.ts";
 
 export const DEAD_ERROR = {
@@ -110,6 +114,7 @@ export class Processor {
     const now = this.#clock.now();
     const complete = () => {
       entry.completedAt = now;
+      this.#publish(account, entry);
     };
     if (entry.scenario?.outcome === "failed") {
       entry.status = "failed";
@@ -136,8 +141,8 @@ export class Processor {
         account.applyChanges(outcome.changes);
         entry.status = "succeeded";
         entry.result = outcome.result;
-        complete();
         this.#webhooks.emit(account, outcome.events);
+        complete();
         return;
       } catch {
         // An error inside the rules is what the server treats as transient: retry, then bury.
@@ -152,5 +157,13 @@ export class Processor {
     }
     waiting.add(entry);
     entry.dueAt = now + this.#options.retryDelayMs * 2 ** (entry.attempts - 1);
+  }
+
+  /** The request's event, from the record GET /requests/{id} answers (@oisr/contract's builder, as the server's). */
+  #publish(account: Account, entry: RequestEntry): void {
+    const record = toRequestRecord(entry);
+    if (!isFinalRecord(record)) return;
+    const object = requestEventObject(record, `${this.#options.baseUrl.pathname}/requests`);
+    this.#webhooks.publish(account, requestEventType(record.status), object);
   }
 }
