@@ -13,7 +13,7 @@ export interface Received {
   answered?: number;
 }
 
-export type Answer = number | { status: number; delayMs?: number };
+export type Answer = number | { status: number; delayMs?: number; headers?: Record<string, string> };
 
 export interface Receiver {
   url: string;
@@ -48,13 +48,13 @@ export async function startReceiver(respond: Receiver["respond"] = () => 200): P
       };
       const index = receiver.received.push(entry) - 1;
       const answer = await receiver.respond(entry, index);
-      const { status, delayMs = 0 } = typeof answer === "number" ? { status: answer } : answer;
+      const { status, delayMs = 0, headers = {} } = typeof answer === "number" ? { status: answer } : answer;
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       if (res.destroyed || req.socket.destroyed) return;
       res.once("finish", () => {
         entry.answered = status;
       });
-      res.writeHead(status, { "content-type": "text/plain" }).end("ok");
+      res.writeHead(status, { "content-type": "text/plain", ...headers }).end("ok");
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
