@@ -1,6 +1,7 @@
 // Recovery steps on a real database (PGlite, or PostgreSQL when DATABASE_URL is set): what a
 // recovery queues, in batches, each event once however many dispatchers step through it.
 import { and, asc, eq } from "drizzle-orm";
+import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
@@ -18,12 +19,16 @@ useFreshDatabase((opened) => {
 const MINUTE = 60_000;
 const minutesAgo = (n: number) => new Date(Date.now() - n * MINUTE);
 
-/** An account's events, one a minute ending now, with feed positions 1, 2, … in that order. */
-async function feed(accountId: string, types: string[]): Promise<string[]> {
+/**
+ * An account's events, one every `spacing` minutes ending a minute ago, with feed positions 1, 2, …
+ * in that order, each id made at its time as the server makes them.
+ */
+async function feed(accountId: string, types: string[], spacing = 1): Promise<string[]> {
   const ids: string[] = [];
   for (const [i, type] of types.entries()) {
-    const at = minutesAgo(types.length - i).toISOString();
-    const id = newId("evt");
+    const moment = minutesAgo((types.length - i) * spacing);
+    const at = moment.toISOString();
+    const id = `evt_${ulid(moment.getTime())}`;
     ids.push(id);
     await database.db.insert(events).values({
       accountId,
@@ -39,14 +44,14 @@ async function feed(accountId: string, types: string[]): Promise<string[]> {
   return ids;
 }
 
-async function setup(types: string[], subscribed = ["return.created"]) {
+async function setup(types: string[], subscribed = ["return.created"], spacing = 1) {
   const accountId = newId("acc");
   const subscriptions = createSubscriptionStore(database);
   const sub = await subscriptions.create(accountId, {
     url: "https://hooks.example.com/r",
     events: subscribed,
   });
-  const ids = await feed(accountId, types);
+  const ids = await feed(accountId, types, spacing);
   return { accountId, sub, ids, subscriptions };
 }
 
@@ -134,6 +139,24 @@ describe("webhook recoveries", () => {
     expect((await queued(accountId, sub.id)).map((r) => r.eventId)).toEqual(ids.slice(2, 5));
     const done = await createRecoveryStore(database).getRecovery(accountId, sub.id, recovery.id);
     expect(done).toMatchObject({ status: "completed", eventsQueued: 3 });
+  });
+
+  it("starts its walk along the feed near the window, not at the feed's start", async () => {
+    // Events 10, 8, 6, 4 and 2 hours ago, at positions 1 to 5; the window from 3.5 hours ago holds the last.
+    const { accountId, sub, ids } = await setup(Array(5).fill("return.created"), ["return.created"], 120);
+    const recovery = await start(accountId, sub.id, 210);
+    // The walk starts before the first event made at most an hour before `since` (4 hours ago, position 4).
+    expect(recovery.afterFeedSeq).toBe(3);
+    await drain(10);
+    expect((await queued(accountId, sub.id)).map((r) => r.eventId)).toEqual(ids.slice(4));
+    // With no event that recent, at the feed's end.
+    const { accountId: quiet, sub: quietSub } = await setup(
+      Array(3).fill("return.created"),
+      ["return.created"],
+      120,
+    );
+    expect((await start(quiet, quietSub.id, 30)).afterFeedSeq).toBe(3);
+    await drain(10);
   });
 
   it("queues each event once however many dispatchers step through it at once", async () => {

@@ -5,10 +5,14 @@
 // the job where its last commit put it: another one resumes it and queues no event twice.
 import { RECOVERY_BATCH_SIZE, type RecoveryWindow } from "@oisr/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
+import { encodeTime } from "ulidx";
 import type { Database } from "../db/client.ts";
 import { webhookRecoveries } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
 import { firstAttemptAt, lockSubscription } from "./resend-store.ts";
+
+/** How much earlier than `since` the walk along the feed starts (see startRecovery). */
+const START_MARGIN_MS = 3_600_000;
 
 export type RecoveryRow = typeof webhookRecoveries.$inferSelect;
 
@@ -32,6 +36,19 @@ export function createRecoveryStore(database: Database) {
         const subscription = await lockSubscription(tx, accountId, subscriptionId);
         if (!subscription) return { outcome: "no_subscription" };
         if (subscription.status !== "enabled") return { outcome: "disabled" };
+        // Where the walk along the account's feed starts: just before the first event made since an
+        // hour before `since`. Event ids are ULIDs made within moments of the event's created_at, so
+        // the primary key finds them by time; the hour is a margin, and without this the first step
+        // would walk up to the retention period's events that precede the window. With no event that
+        // recent, the feed's end: every later event commits at a higher position.
+        const idBound = `evt_${encodeTime(Math.max(0, window.since.getTime() - START_MARGIN_MS), 10)}`;
+        const [start] = await database.rows<{ seq: string | number }>(
+          sql`select coalesce(
+                (select min(feed_seq) - 1 from events where account_id = ${accountId} and id >= ${idBound}),
+                (select max(feed_seq) from events where account_id = ${accountId}),
+                0) as seq`,
+          tx,
+        );
         const [recovery] = await tx
           .insert(webhookRecoveries)
           .values({
@@ -40,6 +57,7 @@ export function createRecoveryStore(database: Database) {
             subscriptionId,
             since: window.since.toISOString(),
             until: window.until.toISOString(),
+            afterFeedSeq: Number(start?.seq ?? 0),
           })
           .returning();
         return { outcome: "started", recovery: recovery as RecoveryRow };
@@ -77,6 +95,12 @@ export function createRecoveryStore(database: Database) {
  * Returns whether there was a recovery to work on.
  */
 export async function runRecoveryStep(database: Database, batchSize = RECOVERY_BATCH_SIZE): Promise<boolean> {
+  // Every pass of every dispatcher asks: one index probe (webhook_recoveries_running_idx) when
+  // there is nothing to do, rather than a transaction.
+  const [any] = await database.rows<{ running: boolean }>(
+    sql`select exists (select 1 from webhook_recoveries where status = 'running') as running`,
+  );
+  if (!any?.running) return false;
   return database.db.transaction(async (tx) => {
     const [recovery] = await tx
       .select()
