@@ -164,6 +164,6 @@ export class Processor {
     const record = toRequestRecord(entry);
     if (!isFinalRecord(record)) return;
     const object = requestEventObject(record, `${this.#options.baseUrl.pathname}/requests`);
-    this.#webhooks.publish(account, requestEventType(record.status), object);
+    this.#webhooks.publish(account, requestEventType(record.status), object, Date.parse(record.completed_at));
   }
 }

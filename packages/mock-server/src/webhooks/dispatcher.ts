@@ -52,9 +52,9 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Records one event of the account (a request's `request.<status>`) and fans it out. */
-  publish(account: Account, type: string, object: unknown): WebhookEvent {
-    const event = this.#record(account, type, object);
+  /** Records one event of the account (a request's `request.<status>`, created `at` its completion) and fans it out. */
+  publish(account: Account, type: string, object: unknown, at: number): WebhookEvent {
+    const event = this.#record(account, type, object, at);
     this.#fanOut(account, event);
     return event;
   }
@@ -144,8 +144,7 @@ export class WebhookDispatcher {
     this.#recoveries.clear();
   }
 
-  #record(account: Account, type: string, object: unknown): WebhookEvent {
-    const now = this.#clock.now();
+  #record(account: Account, type: string, object: unknown, now = this.#clock.now()): WebhookEvent {
     const event = webhookEventBody(this.#store.newId("evt"), type, now, structuredClone(object));
     account.events.push({ event, accountId: account.id, at: now });
     this.#payloads.set(event.id, event);
