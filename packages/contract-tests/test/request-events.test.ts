@@ -75,12 +75,14 @@ describe.each(targets)("request events — $name", (target) => {
       acks.push(await c.ingest("/ingest/returns", { returns: [returnOf("NO-SUCH-ORDER")] }));
       const records: Json[] = [];
       for (const ack of acks) records.push(await c.wait(ack.body.request_id));
-      records.slice(0, 5).forEach((r) => succeeded(r));
+      for (const r of records.slice(0, 5)) succeeded(r);
       expect(failedWith(records[5])).toEqual([["/returns/0/order_id", "order_not_found"]]);
 
       const byRequest = await waitFor(
         async () => {
-          const seen = new Map(requests.acknowledged().map((e) => [e.data.object.request_id as string, e]));
+          const seen = new Map<string, Json>(
+            requests.acknowledged().map((e) => [e.data.object.request_id as string, e]),
+          );
           return records.every((r) => seen.has(r.request_id)) ? seen : undefined;
         },
         "an event of every request",
@@ -99,7 +101,7 @@ describe.each(targets)("request events — $name", (target) => {
         const event = byRequest.get(record.request_id);
         expect(event?.type).toBe(`request.${record.status}`);
         expect(Object.keys(event ?? {}).sort()).toEqual(["created_at", "data", "id", "type"]);
-        expect((event as Json).created_at).toBe(record.completed_at);
+        expect(event.created_at).toBe(record.completed_at);
         expectAgrees(event?.data.object, (await c.get(`/requests/${record.request_id}`)).body);
       }
       expect(byRequest.get(records[5].request_id)?.data.object.errors[0].code).toBe("order_not_found");
