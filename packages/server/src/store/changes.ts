@@ -25,6 +25,8 @@ export interface BatchChanges {
 export interface OutboxEvent {
   type: string;
   object: unknown;
+  /** Its own trace context (telemetry/traceparent.ts eventTraceparent), over the batch's. */
+  traceparent?: string | null;
 }
 
 /** `e(body, n)`: the JSON array's elements with their 1-based position. */
@@ -100,12 +102,17 @@ export async function writeChanges(
     // The payload is the webhook body and the GET /events object alike: one shape, stored once.
     const rows = outbox.map((e) => {
       const id = newId("evt");
-      return { id, type: e.type, payload: webhookEventBody(id, e.type, now, e.object) };
+      return {
+        id,
+        type: e.type,
+        payload: webhookEventBody(id, e.type, now, e.object),
+        traceparent: e.traceparent ?? traceparent,
+      };
     });
     await tx.execute(sql`
       insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent)
       select ${accountId}, e.body->>'id', ${seq}::bigint + e.n, e.body->>'type', ${now}::timestamptz,
-             e.body->'payload', ${traceparent}::text
+             e.body->'payload', e.body->>'traceparent'
         from ${elements(rows)} order by e.n`);
   }
 }

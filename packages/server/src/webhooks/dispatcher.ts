@@ -13,6 +13,7 @@ import {
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import type { Database } from "../db/client.ts";
+import { untracedDeliveryTraceparent } from "../telemetry/traceparent.ts";
 import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
 import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts";
 import { fanOut } from "./fan-out.ts";
@@ -105,9 +106,11 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         secrets: claimed.secrets,
         now: new Date(),
       });
-      // With tracing on, the attempt is a CLIENT span and the receiver gets its traceparent.
+      // With tracing on, the attempt is a CLIENT span and the receiver gets its traceparent; off,
+      // one carrying the trace id of the request that caused the event.
       const span = startDeliverySpan({ ...claimed, deliveryId: claimed.id });
-      const result = await send(claimed.url, { ...headers, ...span?.headers }, body, {
+      const traceparent = span?.headers.traceparent ?? untracedDeliveryTraceparent(claimed.traceparent);
+      const result = await send(claimed.url, { ...headers, traceparent }, body, {
         allowPrivateNetworks: config.webhookAllowPrivateNetworks,
         timeoutMs,
         resolve: options.resolve,

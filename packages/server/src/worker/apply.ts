@@ -20,6 +20,7 @@ import type { Services } from "../services.ts";
 import { writeChanges } from "../store/changes.ts";
 import { newId } from "../store/ids.ts";
 import { loadState } from "../store/state-loader.ts";
+import { eventTraceparent } from "../telemetry/traceparent.ts";
 
 export interface StageInput {
   /** The requests startStage started, in queue order. */
@@ -75,14 +76,23 @@ export async function applyStage(
       const loaded = await loadState(tx, accountId, keys);
       const state = previous ? withChanges(loaded, previous.changes) : loaded;
       const now = new Date().toISOString();
-      const { results, changes, events } = applyChain(state, chain, { now, newId });
+      const { results, changes } = applyChain(state, chain, { now, newId });
 
       // Writes keep commit order: the account's feed positions are taken after the stage before
       // has committed, and nothing is written on top of a stage that rolled back.
       if (previous && !(await previous.committed)) throw new Abandoned();
       hooks.onReady?.({ lastSeq: (members[members.length - 1] as StartedRequest).seq, changes });
 
-      const outbox = events.map((e) => ({ type: e.type, object: e.return }));
+      // Each event keeps the trace of the request whose apply wrote it (eventTraceparent).
+      const outbox = results.flatMap((r, i) =>
+        r.status !== "succeeded"
+          ? []
+          : r.events.map((e) => ({
+              type: e.type,
+              object: e.return,
+              traceparent: eventTraceparent(input.traceparent, (members[i] as StartedRequest).traceId),
+            })),
+      );
       await writeChanges(tx, accountId, changes, outbox, now, input.traceparent);
       const finished: Outcome[] = results.map((r, i) => {
         const id = (members[i] as StartedRequest).id;
