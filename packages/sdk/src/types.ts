@@ -88,8 +88,14 @@ export type WebhookEventType = Schemas["WebhookEventType"];
 export type ReturnEvent = Schemas["ReturnEvent"];
 /** The event `webhooks.test` sends. */
 export type WebhookTestEvent = Schemas["WebhookTestEvent"];
+/**
+ * A request event (`request.succeeded`, `request.failed`, `request.dead`): `data.object` is the
+ * request record at its final status, `result.items` left out for batches of more than 100 items
+ * (`url` reads the whole record) and at most 100 `errors` (`errors_total` counts them all).
+ */
+export type RequestEvent = Schemas["RequestEvent"];
 /** Any delivery `verifyWebhook` accepts; narrow on `type`. */
-export type WebhookEvent = ReturnEvent | WebhookTestEvent;
+export type WebhookEvent = ReturnEvent | RequestEvent | WebhookTestEvent;
 
 // ── Events ───────────────────────────────────────────────────────────────────────────────────
 /** An event of the account as `events.list` and `events.get` return it: a webhook body. */

@@ -66,6 +66,8 @@ export interface SignedWebhook {
  *   try {
  *     const event = await verifyWebhook(req.body, req.headers, process.env.OISR_WEBHOOK_SECRET!);
  *     if (event.type === "return.completed") await refund(event.data.object);
+ *     // Opt-in: a subscription listing request.failed hears of rejected ingest calls without polling.
+ *     if (event.type === "request.failed") await reportRejected(event.data.object.errors);
  *     res.sendStatus(204);
  *   } catch (err) {
  *     res.sendStatus(err instanceof WebhookVerificationError ? 400 : 500);

@@ -9,6 +9,7 @@ import {
   type Event,
   type EventPage,
   type OrderInput,
+  type RequestEvent,
   verifyWebhook,
   type WebhookEvent,
   type WithResponse,
@@ -79,11 +80,35 @@ describe("verifyWebhook", () => {
     type JsonBody<T> = T extends { content: { "application/json": infer Body } } ? Body : never;
     type SpecWebhookBody = JsonBody<webhooks[keyof webhooks]["post"]["requestBody"]>;
     expectTypeOf(verifyWebhook).returns.resolves.toEqualTypeOf<WebhookEvent>();
-    expectTypeOf<WebhookEvent>().toEqualTypeOf<Schemas["ReturnEvent"] | Schemas["WebhookTestEvent"]>();
+    expectTypeOf<WebhookEvent>().toEqualTypeOf<
+      Schemas["ReturnEvent"] | Schemas["RequestEvent"] | Schemas["WebhookTestEvent"]
+    >();
     // The spec narrows each webhook's body to its own `type`; verifyWebhook's type holds them all,
     // and its `type` is exactly the spec's set of webhooks.
     expectTypeOf<SpecWebhookBody>().toExtend<WebhookEvent>();
     expectTypeOf<WebhookEvent["type"]>().toEqualTypeOf<keyof webhooks>();
+  });
+});
+
+describe("verifyWebhook narrowing", () => {
+  it("request.* events carry the request record, return.* events the return", async () => {
+    const event = await verifyWebhook("{}", {}, "whsec_x");
+    if (
+      event.type === "request.failed" ||
+      event.type === "request.succeeded" ||
+      event.type === "request.dead"
+    ) {
+      expectTypeOf(event).toEqualTypeOf<RequestEvent>();
+      expectTypeOf(event.data.object).toEqualTypeOf<Schemas["RequestEventObject"]>();
+      expectTypeOf(event.data.object.errors).toEqualTypeOf<Schemas["ItemError"][]>();
+      expectTypeOf(event.data.object.url).toEqualTypeOf<string>();
+      // Left out for batches of more than 100 items.
+      expectTypeOf(event.data.object.result)
+        .exclude<null>()
+        .toHaveProperty("items")
+        .toEqualTypeOf<Schemas["RequestResultItem"][] | undefined>();
+    }
+    if (event.type === "return.completed") expectTypeOf(event.data.object).toEqualTypeOf<Schemas["Return"]>();
   });
 });
 
@@ -104,6 +129,12 @@ describe("misuse does not compile", () => {
     if (event.type === "webhook.test") {
       // @ts-expect-error narrowed on `type`: a test event's object is no return
       event.data.object.items;
+    }
+    if (event.type === "request.failed") {
+      // @ts-expect-error narrowed on `type`: a request event's object is a request record, no return
+      event.data.object.order_external_id;
+      // @ts-expect-error and its record has no `version`
+      event.data.object.version;
     }
   });
 });
