@@ -1,7 +1,14 @@
 import type { AddressInfo } from "node:net";
-import { createClient, generateWebhookSecret, signWebhook, type WebhookEvent } from "@oisr/sdk";
+import {
+  createClient,
+  generateWebhookSecret,
+  type RequestEvent,
+  signWebhook,
+  type WebhookEvent,
+} from "@oisr/sdk";
 import { loadConfig, type RunningServer, startServer } from "@oisr/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describeFailure, failedRequest } from "../src/failed-requests.ts";
 import { createReceiver } from "../src/receiver.ts";
 
 const secret = generateWebhookSecret();
@@ -22,6 +29,36 @@ const event = (id: string): WebhookEvent =>
     created_at: new Date().toISOString(),
     data: { object: { message: "hello" } },
   }) as unknown as WebhookEvent;
+
+/** A `request.failed` event as OISR sends it: a returns call naming an order that does not exist. */
+const requestFailed = (errors: number, errorsTotal = errors): RequestEvent => ({
+  id: "evt_01JPVX3JZ7B4Q2N8D6F0H1K3M5",
+  type: "request.failed",
+  created_at: "2025-03-21T08:30:00.519Z",
+  data: {
+    object: {
+      request_id: "0195b7d2-ccdc-7d13-a202-55eb7622333b",
+      kind: "returns",
+      status: "failed",
+      trace_id: "443c37ce7dbf0caac044e7ecd4aa2e00",
+      idempotency_key: null,
+      item_count: errorsTotal,
+      accepted_at: "2025-03-21T08:30:00.412Z",
+      started_at: "2025-03-21T08:30:00.455Z",
+      completed_at: "2025-03-21T08:30:00.519Z",
+      attempts: 1,
+      result: null,
+      errors: Array.from({ length: errors }, (_, i) => ({
+        pointer: `/returns/${i}/order_id`,
+        code: "order_not_found",
+        message: `No order with id or external_id "ORD-${i}".`,
+      })),
+      errors_total: errorsTotal,
+      error: null,
+      url: "/v2/requests/0195b7d2-ccdc-7d13-a202-55eb7622333b",
+    },
+  },
+});
 
 describe("webhook receiver", () => {
   it("answers 204 to a correctly signed delivery and handles it once, however often it comes", async () => {
@@ -57,6 +94,31 @@ describe("webhook receiver", () => {
     expect(received.map((e) => e.id)).not.toContain(JSON.parse(body).id);
   });
 
+  it("hands a verified request.failed to the application, which reads what was rejected from it (no polling)", async () => {
+    const { body, headers } = await signWebhook({ payload: requestFailed(1), secret });
+    expect((await fetch(url, { method: "POST", body, headers })).status).toBe(204);
+    const event = received.find((e) => e.id === "evt_01JPVX3JZ7B4Q2N8D6F0H1K3M5");
+    if (event?.type !== "request.failed") throw new Error("the request.failed event was not handled");
+    expect(describeFailure(failedRequest(event))).toBe(
+      [
+        "returns request 0195b7d2-ccdc-7d13-a202-55eb7622333b was rejected; nothing of it was applied:",
+        '  /returns/0/order_id order_not_found: No order with id or external_id "ORD-0".',
+      ].join("\n"),
+    );
+  });
+
+  it("points to the whole record when the request has more errors than the event carries", () => {
+    const failure = failedRequest(requestFailed(100, 250));
+    expect(failure).toMatchObject({
+      errorsTotal: 250,
+      url: "/v2/requests/0195b7d2-ccdc-7d13-a202-55eb7622333b",
+    });
+    expect(failure.errors).toHaveLength(100);
+    expect(describeFailure(failure).split("\n").at(-1)).toBe(
+      "  …and 150 more: GET /v2/requests/0195b7d2-ccdc-7d13-a202-55eb7622333b",
+    );
+  });
+
   describe("with the real server delivering", () => {
     let server: RunningServer;
     beforeAll(async () => {
@@ -88,6 +150,50 @@ describe("webhook receiver", () => {
         options.secret = subscription.secret;
         await client.webhooks.test(subscription.id);
         await expect.poll(() => live.map((e) => e.type), { timeout: 10_000 }).toEqual(["webhook.test"]);
+      } finally {
+        await new Promise<void>((resolve) => liveReceiver.close(() => resolve()));
+      }
+    });
+
+    it("hears of a rejected ingest call from its request.failed event, and of nothing it did not subscribe to", async () => {
+      const { token } = await server.services.accounts.createAccount("failed-requests");
+      const client = createClient({ baseUrl: server.url as string, token });
+      const live: WebhookEvent[] = [];
+      const options = { secret: generateWebhookSecret(), onEvent: (e: WebhookEvent) => void live.push(e) };
+      const liveReceiver = createReceiver(options);
+      await new Promise<void>((resolve) => liveReceiver.listen(0, "127.0.0.1", resolve));
+      try {
+        const port = (liveReceiver.address() as AddressInfo).port;
+        const subscription = await client.webhooks.create({
+          url: `http://127.0.0.1:${port}/webhooks/oisr`,
+          events: ["request.failed"],
+        });
+        options.secret = subscription.secret;
+        // A call that succeeds: its request.succeeded event is not one the subscription lists.
+        await client.inventory.ingestAndWait([
+          {
+            location_id: "WH-1",
+            as_of: "2025-03-21T08:00:00Z",
+            mode: "partial",
+            items: [{ sku: "SKU-1", on_hand: 3, available: 3 }],
+          },
+        ]);
+        // A return for an order OISR has never seen: accepted (202), then rejected by the rules.
+        const ack = await client.returns.ingest([
+          {
+            external_id: "RMA-1",
+            order_id: "ORD-UNKNOWN",
+            items: [{ line_id: "L1", quantity: 1, reason_code: "damaged" }],
+            requested_at: "2025-03-21T08:00:00Z",
+            source_updated_at: "2025-03-21T08:00:00Z",
+          },
+        ]);
+        await expect.poll(() => live.map((e) => e.type), { timeout: 10_000 }).toEqual(["request.failed"]);
+        const [event] = live;
+        if (event?.type !== "request.failed") throw new Error("not a request.failed event");
+        const failure = failedRequest(event);
+        expect(failure).toMatchObject({ requestId: ack.request_id, kind: "returns", errorsTotal: 1 });
+        expect(failure.errors).toEqual([expect.stringMatching(/^\/returns\/0\/order_id order_not_found: /)]);
       } finally {
         await new Promise<void>((resolve) => liveReceiver.close(() => resolve()));
       }
