@@ -128,6 +128,27 @@ describe("traceparent on webhook deliveries with tracing off", () => {
     }
   });
 
+  it("a request event carries the trace id of its request's call", async () => {
+    const { token } = await server.services.accounts.createAccount("traceparent-request-event");
+    await call(token, "/webhook_subscriptions", { url: receiver.url, events: ["request.succeeded"] });
+    const traceId = "5e05a0f9b6eac538ba9702f9c2a31970";
+    const ack = await call(
+      token,
+      "/ingest/orders",
+      { orders: [order({ external_id: "TP-REQ" })] },
+      `00-${traceId}-b7ad6b7169203331-01`,
+    );
+    const event = await waitFor(
+      () =>
+        receiver.received.find((r) => {
+          const body = JSON.parse(r.body);
+          return body.type === "request.succeeded" && body.data.object.request_id === ack.body.request_id;
+        }),
+      "the request.succeeded delivery",
+    );
+    expect(traceOf(event).traceId).toBe(traceId);
+  });
+
   it("a test event, caused by no ingest call, carries a valid traceparent too", async () => {
     const { token } = await server.services.accounts.createAccount("traceparent-test-event");
     const sub = await call(token, "/webhook_subscriptions", {

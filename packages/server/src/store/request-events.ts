@@ -8,6 +8,7 @@
 import { type FinalRequestRecord, type RequestEventType, requestEvent } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
+import { eventTraceparent } from "../telemetry/traceparent.ts";
 import { newId } from "./ids.ts";
 
 /** Feed positions taken for a stage's request events, and who wants them delivered. */
@@ -71,7 +72,8 @@ export async function insertRequestEvents(
     const payload = requestEvent(newId("evt"), record);
     return {
       payload,
-      traceparent: traceparent ?? null,
+      // With tracing off, the request's own trace id, so the delivery carries it (issue 18).
+      traceparent: eventTraceparent(traceparent, record.trace_id),
       pending: slots.subscribed.has(payload.type satisfies RequestEventType),
     };
   });
