@@ -101,17 +101,6 @@ export {
   scopesFor,
 } from "./rate-limits.ts";
 export {
-  acceptedHeaders,
-  type IngestAccepted,
-  type Instant,
-  ingestAccepted,
-  isoInstant,
-  type RequestRecord,
-  requestPage,
-  type StoredRequest,
-  toRequestRecord,
-} from "./request-record.ts";
-export {
   type FinalRequestRecord,
   isFinalRecord,
   REQUEST_EVENT_LIST_LIMIT,
@@ -122,7 +111,25 @@ export {
   requestEventObject,
   requestEventType,
 } from "./request-event.ts";
+export {
+  acceptedHeaders,
+  type IngestAccepted,
+  type Instant,
+  ingestAccepted,
+  isoInstant,
+  type RequestRecord,
+  requestPage,
+  type StoredRequest,
+  toRequestRecord,
+} from "./request-record.ts";
 export { type OpenApiDocument, openapiDocument } from "./spec.ts";
+export {
+  deliveryTraceparent,
+  newTraceId,
+  type ParsedTraceparent,
+  parseTraceparent,
+  traceOnlyTraceparent,
+} from "./trace-context.ts";
 export {
   type AddressCategory,
   classifyAddress,

@@ -2398,6 +2398,15 @@ export interface components {
          * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
          */
         WebhookSignatureHeader: string;
+        /**
+         * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+         *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+         *     the test call's), so a receiver can find that call. The parent id is new for every
+         *     attempt; the flags are `01` when the deployment records traces and samples this one,
+         *     else `00`.
+         * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+         */
+        WebhookTraceparentHeader: string;
     };
     requestBodies: never;
     headers: {
@@ -3943,6 +3952,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -3984,6 +4002,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -4025,6 +4052,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -4066,6 +4102,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -4107,6 +4152,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -4148,6 +4202,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -4189,6 +4252,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -4230,6 +4302,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;
@@ -4271,6 +4352,15 @@ export interface operations {
                  * @example v1,gPH3I96p1pH4RvCDcqDeb1s5MB5v1mH84ZWIurYMXHM=
                  */
                 "webhook-signature": components["parameters"]["WebhookSignatureHeader"];
+                /**
+                 * @description W3C trace context of this attempt. Its trace id is the one of the call that caused the
+                 *     event (the `X-Trace-Id` and `trace_id` of that ingest call; a `webhook.test` event's is
+                 *     the test call's), so a receiver can find that call. The parent id is new for every
+                 *     attempt; the flags are `01` when the deployment records traces and samples this one,
+                 *     else `00`.
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-00
+                 */
+                traceparent: components["parameters"]["WebhookTraceparentHeader"];
             };
             path?: never;
             cookie?: never;

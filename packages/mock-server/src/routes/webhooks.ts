@@ -118,7 +118,7 @@ const rotateWebhookSecret: RouteHandler = (ctx) => {
 };
 
 const testWebhookSubscription: RouteHandler = (ctx) => {
-  const delivery = ctx.runtime.webhooks.test(ctx.account, found(ctx));
+  const delivery = ctx.runtime.webhooks.test(ctx.account, found(ctx), ctx.traceId);
   return { status: 202, body: toWebhookDelivery(delivery) };
 };
 

@@ -141,7 +141,7 @@ export class Processor {
         account.applyChanges(outcome.changes);
         entry.status = "succeeded";
         entry.result = outcome.result;
-        this.#webhooks.emit(account, outcome.events);
+        this.#webhooks.emit(account, outcome.events, entry.traceId);
         complete();
         return;
       } catch {
@@ -164,6 +164,12 @@ export class Processor {
     const record = toRequestRecord(entry);
     if (!isFinalRecord(record)) return;
     const object = requestEventObject(record, `${this.#options.baseUrl.pathname}/requests`);
-    this.#webhooks.publish(account, requestEventType(record.status), object, Date.parse(record.completed_at));
+    this.#webhooks.publish(
+      account,
+      requestEventType(record.status),
+      object,
+      Date.parse(record.completed_at),
+      entry.traceId,
+    );
   }
 }

@@ -9,6 +9,7 @@ import {
   afterFailedAttempt,
   answeredAttempt,
   classifyWebhookUrl,
+  deliveryTraceparent,
   recordedStatus,
   SECRET_ROTATION_OVERLAP_MS,
   signedWebhookHeaders,
@@ -33,6 +34,8 @@ export class WebhookDispatcher {
   readonly #options: ResolvedOptions["webhooks"];
   readonly #inFlight = new Set<Promise<void>>();
   readonly #payloads = new Map<string, WebhookEvent>();
+  /** The trace id of the call that caused each event: every delivery of it sends a traceparent with it. */
+  readonly #traceIds = new Map<string, string>();
   /** Recoveries still `running`: each queues its window on the next tick (or `settle()`). */
   readonly #recoveries = new Set<{ account: Account; recovery: Recovery }>();
   #generation = 0;
@@ -43,25 +46,31 @@ export class WebhookDispatcher {
     this.#options = options;
   }
 
-  /** Records the events of one applied request and fans them out. */
-  emit(account: Account, events: DomainEvent[]): WebhookEvent[] {
+  /** Records the events of one applied request and fans them out; `traceId` is the request's. */
+  emit(account: Account, events: DomainEvent[], traceId?: string): WebhookEvent[] {
     return events.map((e) => {
-      const event = this.#record(account, e.type, e.return);
+      const event = this.#record(account, e.type, e.return, this.#clock.now(), traceId);
       this.#fanOut(account, event);
       return event;
     });
   }
 
   /** Records one event of the account (a request's `request.<status>`, created `at` its completion) and fans it out. */
-  publish(account: Account, type: string, object: unknown, at: number): WebhookEvent {
-    const event = this.#record(account, type, object, at);
+  publish(account: Account, type: string, object: unknown, at: number, traceId?: string): WebhookEvent {
+    const event = this.#record(account, type, object, at, traceId);
     this.#fanOut(account, event);
     return event;
   }
 
   /** `POST …/test`: a `webhook.test` event for this subscription only, whatever its events and status. */
-  test(account: Account, subscription: Subscription): Delivery {
-    const event = this.#record(account, TEST_EVENT_TYPE, testEventObject(subscription.id));
+  test(account: Account, subscription: Subscription, traceId?: string): Delivery {
+    const event = this.#record(
+      account,
+      TEST_EVENT_TYPE,
+      testEventObject(subscription.id),
+      this.#clock.now(),
+      traceId,
+    );
     return this.#newDelivery(account, subscription, event, 1, this.#clock.now(), "test");
   }
 
@@ -141,11 +150,19 @@ export class WebhookDispatcher {
   reset(): void {
     this.#generation++;
     this.#payloads.clear();
+    this.#traceIds.clear();
     this.#recoveries.clear();
   }
 
-  #record(account: Account, type: string, object: unknown, now = this.#clock.now()): WebhookEvent {
+  #record(
+    account: Account,
+    type: string,
+    object: unknown,
+    now = this.#clock.now(),
+    traceId?: string,
+  ): WebhookEvent {
     const event = webhookEventBody(this.#store.newId("evt"), type, now, structuredClone(object));
+    if (traceId) this.#traceIds.set(event.id, traceId);
     account.events.push({ event, accountId: account.id, at: now });
     this.#payloads.set(event.id, event);
     return event;
@@ -294,7 +311,11 @@ export class WebhookDispatcher {
       });
       const response = await fetchFn(subscription.url, {
         method: "POST",
-        headers: { ...headers, "user-agent": WEBHOOK_USER_AGENT },
+        headers: {
+          ...headers,
+          "user-agent": WEBHOOK_USER_AGENT,
+          traceparent: deliveryTraceparent(this.#traceIds.get(event.id)),
+        },
         body,
         redirect: "manual",
         signal: AbortSignal.timeout(this.#options.timeoutMs),
