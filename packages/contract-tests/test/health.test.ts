@@ -75,6 +75,7 @@ describe.each(targets)("health and the served spec — $name", (target) => {
       "payload_too_large",
       "unsupported_media_type",
       "idempotency_key_reused",
+      "subscription_disabled",
       "rate_limited",
       "internal_error",
       "service_unavailable",

@@ -149,18 +149,25 @@ describe("traceparent on webhook deliveries with tracing off", () => {
     expect(traceOf(event).traceId).toBe(traceId);
   });
 
-  it("a test event, caused by no ingest call, carries a valid traceparent too", async () => {
+  it("a test event carries the trace id of the POST …/test call that caused it", async () => {
     const { token } = await server.services.accounts.createAccount("traceparent-test-event");
     const sub = await call(token, "/webhook_subscriptions", {
       url: receiver.url,
       events: ["return.created"],
     });
     const before = receiver.received.length;
-    expect((await call(token, `/webhook_subscriptions/${sub.body.id}/test`, {})).status).toBe(202);
+    const caller = "5e05a0f9b6eac538ba9702f9c2a31970";
+    const test = await call(
+      token,
+      `/webhook_subscriptions/${sub.body.id}/test`,
+      {},
+      `00-${caller}-b7ad6b7169203331-01`,
+    );
+    expect(test.status).toBe(202);
     const ping = await waitFor(
       () => receiver.received.slice(before).find((r) => JSON.parse(r.body).type === "webhook.test"),
       "the test event",
     );
-    traceOf(ping);
+    expect(traceOf(ping).traceId).toBe(caller);
   });
 });

@@ -139,7 +139,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     operation("testWebhookSubscription", async (req, res) => {
       const { account } = res.locals;
       const subscription = await found(account.id, req.params.subscription_id);
-      const delivery = await subscriptions.enqueueTest(account.id, subscription);
+      const delivery = await subscriptions.enqueueTest(account.id, subscription, res.locals.traceId);
       res.status(202).json(toWebhookDelivery(delivery));
     }),
   );

@@ -7,6 +7,7 @@ import {
   subscriptionChange,
   TEST_EVENT_TYPE,
   testEventObject,
+  traceOnlyTraceparent,
   uniqueEvents,
   type WebhookSubscriptionUpdate,
   webhookEventBody,
@@ -166,8 +167,13 @@ export function createSubscriptionStore(database: Database) {
     /**
      * Queues a `webhook.test` event for this subscription only, whatever its events and status:
      * the event is stored already dispatched (so fan-out skips it) with its first, pending attempt.
+     * It keeps the test call's trace id (`traceId`), which its deliveries' traceparent carries.
      */
-    async enqueueTest(accountId: string, subscription: SubscriptionRow): Promise<DeliveryRow> {
+    async enqueueTest(
+      accountId: string,
+      subscription: SubscriptionRow,
+      traceId: string,
+    ): Promise<DeliveryRow> {
       const eventId = newId("evt");
       const now = new Date().toISOString();
       const payload = webhookEventBody(eventId, TEST_EVENT_TYPE, now, testEventObject(subscription.id));
@@ -179,6 +185,7 @@ export function createSubscriptionStore(database: Database) {
           payload,
           createdAt: now,
           dispatchedAt: now,
+          traceparent: traceOnlyTraceparent(traceId),
         });
         const [row] = await tx
           .insert(webhookDeliveries)
