@@ -16,28 +16,17 @@ export interface PruneOptions {
 
 const DEFAULT_BATCH = 5000;
 
-/**
- * Deletes finished attempts (not `pending`) made before the retention period; returns how many.
- * Uses the index on `created_at`.
- */
-export async function pruneAttempts(
-  database: Database,
+/** Runs `deleteBatch` (one statement deleting at most `batch` rows) until a batch comes back short. */
+async function deleteInBatches(
+  options: PruneOptions,
+  deleteBatch: (cutoff: string, batch: number) => Promise<unknown[]>,
   retentionMs: number,
-  options: PruneOptions = {},
 ): Promise<number> {
   const batch = options.batchSize ?? DEFAULT_BATCH;
   const cutoff = new Date((options.now ?? new Date()).getTime() - retentionMs).toISOString();
   let total = 0;
   while (!options.shouldStop?.()) {
-    const rows = await database.rows<{ id: string }>(
-      sql`delete from webhook_deliveries
-           where (account_id, id) in (
-             select account_id, id from webhook_deliveries
-              where created_at < ${cutoff} and status <> 'pending'
-              limit ${batch}
-              for update skip locked)
-          returning id`,
-    );
+    const rows = await deleteBatch(cutoff, batch);
     total += rows.length;
     if (rows.length < batch) break;
   }
@@ -45,33 +34,55 @@ export async function pruneAttempts(
 }
 
 /**
- * Deletes recoveries (POST …/recover) made before the retention period, finished or not: one that
- * old could only still be running if its window's events were gone, so there is nothing left for it
- * to send. Returns how many.
+ * Deletes finished attempts (not `pending`) made before the retention period; returns how many.
+ * Uses the index on `created_at`.
  */
-export async function pruneRecoveries(
+export function pruneAttempts(
   database: Database,
   retentionMs: number,
   options: PruneOptions = {},
 ): Promise<number> {
-  const batch = options.batchSize ?? DEFAULT_BATCH;
-  const cutoff = new Date((options.now ?? new Date()).getTime() - retentionMs).toISOString();
-  let total = 0;
-  while (!options.shouldStop?.()) {
-    // A running one a dispatcher is stepping through is skipped, and pruned on a later pass.
-    const rows = await database.rows<{ id: string }>(
-      sql`delete from webhook_recoveries
-           where (account_id, id) in (
-             select account_id, id from webhook_recoveries
-              where created_at < ${cutoff}
-              limit ${batch}
-              for update skip locked)
-          returning id`,
-    );
-    total += rows.length;
-    if (rows.length < batch) break;
-  }
-  return total;
+  return deleteInBatches(
+    options,
+    (cutoff, batch) =>
+      database.rows(
+        sql`delete from webhook_deliveries
+             where (account_id, id) in (
+               select account_id, id from webhook_deliveries
+                where created_at < ${cutoff} and status <> 'pending'
+                limit ${batch}
+                for update skip locked)
+            returning id`,
+      ),
+    retentionMs,
+  );
+}
+
+/**
+ * Deletes recoveries (POST …/recover) made before the retention period, finished or not: one that
+ * old could only still be running if its window's events were gone, so there is nothing left for it
+ * to send. A running one a dispatcher is stepping through is skipped, and pruned on a later pass.
+ * Returns how many.
+ */
+export function pruneRecoveries(
+  database: Database,
+  retentionMs: number,
+  options: PruneOptions = {},
+): Promise<number> {
+  return deleteInBatches(
+    options,
+    (cutoff, batch) =>
+      database.rows(
+        sql`delete from webhook_recoveries
+             where (account_id, id) in (
+               select account_id, id from webhook_recoveries
+                where created_at < ${cutoff}
+                limit ${batch}
+                for update skip locked)
+            returning id`,
+      ),
+    retentionMs,
+  );
 }
 
 /**
