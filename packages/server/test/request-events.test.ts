@@ -2,7 +2,7 @@
 // DATABASE_URL is set: one `request.<status>` event per request, written in the transaction that
 // sets its final status, none for an attempt that rolled back; the body the record GET
 // /requests/{id} answers, bounded; fanned out only when a subscription wants it.
-import { hash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import {
   type FinalRequestRecord,
   isFinalRecord,
@@ -14,14 +14,9 @@ import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { sql } from "../src/db/client.ts";
-import {
-  createWorkerQueue,
-  type RequestKind,
-  type StageLimits,
-  toRequestRecord,
-} from "../src/queue/index.ts";
+import { createWorkerQueue, type StageLimits, toRequestRecord } from "../src/queue/index.ts";
 import type { Services } from "../src/services.ts";
-import { useFreshServices } from "../src/test-services.ts";
+import { enqueueRequests, type TestRequest, useFreshServices } from "../src/test-services.ts";
 import { applyStage } from "../src/worker/apply.ts";
 import { startWorker } from "../src/worker/worker.ts";
 
@@ -56,26 +51,8 @@ async function account(): Promise<string> {
   return (await services.accounts.createAccount("request-events-test")).account_id;
 }
 
-async function enqueue(accountId: string, ...requests: { kind: string; body: unknown }[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const r of requests) {
-    const bodyJson = JSON.stringify(r.body);
-    const outcome = await services.requests.accept({
-      accountId,
-      kind: r.kind as RequestKind,
-      endpoint: `POST /ingest/${r.kind}`,
-      params: null,
-      bodyJson,
-      bodyHash: hash("sha256", bodyJson, "hex"),
-      itemCount: Object.values(r.body as Record<string, unknown[]>)[0]?.length ?? 0,
-      idempotencyKey: null,
-      traceId: randomUUID().replaceAll("-", ""),
-    });
-    if (outcome.kind !== "accepted") throw new Error("not accepted");
-    ids.push(outcome.ack.request_id);
-  }
-  return ids;
-}
+const enqueue = (accountId: string, ...requests: TestRequest[]) =>
+  enqueueRequests(services, accountId, ...requests);
 
 /** GET /requests/{id}'s record of each request, which must be final. */
 async function records(accountId: string, ids: string[]): Promise<FinalRequestRecord[]> {

@@ -1,19 +1,14 @@
 // Stages of the apply path (decisions 007 and 009) against a real database: PGlite, or PostgreSQL
 // when DATABASE_URL is set. Requests are queued through the request store, as the ingest path does.
-import { hash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { order, shipment as shipmentOf } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
-import {
-  createWorkerQueue,
-  type RequestKind,
-  type StageLimits,
-  type StartedRequest,
-} from "../queue/index.ts";
+import { createWorkerQueue, type StageLimits, type StartedRequest } from "../queue/index.ts";
 import type { Services } from "../services.ts";
-import { useFreshServices } from "../test-services.ts";
+import { enqueueRequests, type TestRequest, useFreshServices } from "../test-services.ts";
 import { applyStage, type StageOutcome } from "./apply.ts";
 import { startWorker } from "./worker.ts";
 
@@ -55,26 +50,8 @@ async function account(): Promise<string> {
   return (await services.accounts.createAccount("apply-test")).account_id;
 }
 
-async function enqueue(accountId: string, ...requests: { kind: string; body: unknown }[]): Promise<string[]> {
-  const ids: string[] = [];
-  for (const r of requests) {
-    const bodyJson = JSON.stringify(r.body);
-    const outcome = await services.requests.accept({
-      accountId,
-      kind: r.kind as RequestKind,
-      endpoint: `POST /ingest/${r.kind}`,
-      params: null,
-      bodyJson,
-      bodyHash: hash("sha256", bodyJson, "hex"),
-      itemCount: Object.values(r.body as Record<string, unknown[]>)[0]?.length ?? 0,
-      idempotencyKey: null,
-      traceId: randomUUID().replaceAll("-", ""),
-    });
-    if (outcome.kind !== "accepted") throw new Error("not accepted");
-    ids.push(outcome.ack.request_id);
-  }
-  return ids;
-}
+const enqueue = (accountId: string, ...requests: TestRequest[]) =>
+  enqueueRequests(services, accountId, ...requests);
 
 async function records(ids: string[]) {
   const rows = await services.database.rows<{
