@@ -79,13 +79,19 @@ export async function waitDrained(
 /** Requests queued (pending or processing) as the server's GET /metrics reports them. */
 export async function queuedByMetrics(origin: string): Promise<number> {
   const text = await (await fetch(`${origin}/metrics`)).text();
-  return Number(/^oisr_queue_requests (\d+)/m.exec(text)?.[1] ?? Number.NaN);
+  // One series per status (pending, processing): queued is their sum. NaN when the gauge is missing.
+  const values = [...text.matchAll(/^oisr_queue_requests\{status="\w+"\} (\d+)$/gm)].map((m) => Number(m[1]));
+  return values.length === 0 ? Number.NaN : values.reduce((a, b) => a + b, 0);
 }
 
 /** Polls GET /metrics until nothing is queued; seconds it took, or null after `limitS`. */
 export async function waitDrainedByMetrics(origin: string, limitS: number): Promise<number | null> {
   const started = performance.now();
-  while ((await queuedByMetrics(origin)) !== 0) {
+  for (;;) {
+    const queued = await queuedByMetrics(origin);
+    // A renamed gauge must fail the benchmark, not read as a queue that never drains.
+    if (Number.isNaN(queued)) throw new Error(`${origin}/metrics has no oisr_queue_requests gauge`);
+    if (queued === 0) break;
     if (performance.now() - started > limitS * 1000) return null;
     await new Promise((r) => setTimeout(r, 20));
   }
