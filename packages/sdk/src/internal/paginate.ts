@@ -84,3 +84,40 @@ export async function* changeFeed<T>(
     }
   }
 }
+
+/** A resource's `list` method: a query with an optional `cursor`, then per-call options. */
+export type ListCall<Q extends { cursor?: string }, T, O extends { signal?: AbortSignal }> = (
+  query: Q,
+  options?: O,
+) => Promise<Page<T>>;
+
+/** A resource's `iterate`: every item `list` pages through, from `query.cursor` on. */
+export function iterateList<Q extends { cursor?: string }, T, O extends { signal?: AbortSignal }>(
+  list: ListCall<Q, T, O>,
+  query: Q,
+  options?: O,
+): AsyncGenerator<T, void, undefined> {
+  return iterateItems(
+    (cursor, signal) =>
+      list({ ...query, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) } as O),
+    query.cursor,
+    options?.signal,
+  );
+}
+
+/**
+ * A resource's `changes`: `list` as an endless change feed (changeFeed); the options other than
+ * `cursor`, `intervalMs` and `signal` are the list's filters.
+ */
+export function listChanges<Q extends { cursor?: string }, T, O extends { signal?: AbortSignal }>(
+  list: ListCall<Q, T, O>,
+  options: ChangesOptions & Omit<Q, "cursor">,
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>,
+): AsyncGenerator<Change<T>, void, undefined> {
+  const { cursor, intervalMs, signal, ...filters } = options;
+  return changeFeed(
+    (c, s) => list({ ...filters, ...(c ? { cursor: c } : {}) } as Q, (s ? { signal: s } : {}) as O),
+    { cursor, intervalMs, signal },
+    sleep,
+  );
+}

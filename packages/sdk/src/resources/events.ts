@@ -1,6 +1,6 @@
 import type { ApiPromise } from "../internal/api-promise.ts";
 import { type Context, init, type RequestOptions, unwrap } from "../internal/context.ts";
-import { type ChangesOptions, changeFeed, iterateItems } from "../internal/paginate.ts";
+import { type ChangesOptions, iterateList, listChanges } from "../internal/paginate.ts";
 import type { Event, EventPage, ListEventsParams } from "../types.ts";
 
 /** Filters of the events feed (the cursor is given separately). */
@@ -51,22 +51,13 @@ export function eventsResource(ctx: Context): EventsResource {
     unwrap(ctx.raw.GET("/events", { params: { query: params }, ...init(ctx, options) }));
   return {
     list,
-    iterate: (params = {}, options) =>
-      iterateItems(
-        (cursor, signal) =>
-          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
-        params.cursor,
-        options?.signal,
-      ),
+    iterate: (params = {}, options) => iterateList(list, params, options),
     get: (eventId, options) =>
       unwrap(
         ctx.raw.GET("/events/{event_id}", { params: { path: { event_id: eventId } }, ...init(ctx, options) }),
       ),
     async *changes(options = {}) {
-      const { cursor, intervalMs, signal, ...filters } = options;
-      const fetchPage = (c: string | undefined, s: AbortSignal | undefined) =>
-        list({ ...filters, ...(c ? { cursor: c } : {}) }, s ? { signal: s } : {});
-      for await (const change of changeFeed(fetchPage, { cursor, intervalMs, signal }, ctx.sleep)) {
+      for await (const change of listChanges(list, options, ctx.sleep)) {
         yield { event: change.item, cursor: change.cursor };
       }
     },

@@ -9,7 +9,7 @@ import {
   type RequestOptions,
   unwrap,
 } from "../internal/context.ts";
-import { iterateItems } from "../internal/paginate.ts";
+import { iterateList } from "../internal/paginate.ts";
 import type {
   IngestAccepted,
   InventoryLevel,
@@ -64,12 +64,6 @@ export function inventoryResource(ctx: Context): InventoryResource {
     ingest,
     ingestAndWait: (snapshots, options) => ingestAndWait(ctx, (o) => ingest(snapshots, o), options),
     list,
-    iterate: (params = {}, options) =>
-      iterateItems(
-        (cursor, signal) =>
-          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
-        params.cursor,
-        options?.signal,
-      ),
+    iterate: (params = {}, options) => iterateList(list, params, options),
   };
 }

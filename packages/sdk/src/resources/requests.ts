@@ -1,6 +1,6 @@
 import { type ApiPromise, CallPromise } from "../internal/api-promise.ts";
 import { type Context, getRecord, init, type RequestOptions, unwrap, waitFor } from "../internal/context.ts";
-import { iterateItems } from "../internal/paginate.ts";
+import { iterateList } from "../internal/paginate.ts";
 import type { WaitForOptions } from "../internal/poll.ts";
 import type { ListRequestsParams, RequestPage, RequestRecord } from "../types.ts";
 
@@ -52,13 +52,7 @@ export function requestsResource(ctx: Context): RequestsResource {
         getRecord(ctx, requestId, options).then((r) => ({ data: r.record, response: r.response })),
       ),
     list,
-    iterate: (params = {}, options) =>
-      iterateItems(
-        (cursor, signal) =>
-          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
-        params.cursor,
-        options?.signal,
-      ),
+    iterate: (params = {}, options) => iterateList(list, params, options),
     waitFor: (requestId, options) => waitFor(ctx, requestId, options),
   };
 }

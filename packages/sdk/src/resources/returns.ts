@@ -9,7 +9,7 @@ import {
   type RequestOptions,
   unwrap,
 } from "../internal/context.ts";
-import { type ChangesOptions, changeFeed, iterateItems } from "../internal/paginate.ts";
+import { type ChangesOptions, iterateList, listChanges } from "../internal/paginate.ts";
 import type {
   DispositionInput,
   IngestAccepted,
@@ -114,18 +114,9 @@ export function returnsResource(ctx: Context): ReturnsResource {
         }),
       ),
     list,
-    iterate: (params = {}, options) =>
-      iterateItems(
-        (cursor, signal) =>
-          list({ ...params, ...(cursor ? { cursor } : {}) }, { ...options, ...(signal ? { signal } : {}) }),
-        params.cursor,
-        options?.signal,
-      ),
+    iterate: (params = {}, options) => iterateList(list, params, options),
     async *changes(options = {}) {
-      const { cursor, intervalMs, signal, ...filters } = options;
-      const fetchPage = (c: string | undefined, s: AbortSignal | undefined) =>
-        list({ ...filters, ...(c ? { cursor: c } : {}) }, s ? { signal: s } : {});
-      for await (const change of changeFeed(fetchPage, { cursor, intervalMs, signal }, ctx.sleep)) {
+      for await (const change of listChanges(list, options, ctx.sleep)) {
         yield { return: change.item, cursor: change.cursor };
       }
     },
