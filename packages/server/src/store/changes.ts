@@ -25,7 +25,10 @@ export interface BatchChanges {
 export interface OutboxEvent {
   type: string;
   object: unknown;
-  /** Its own trace context (telemetry/traceparent.ts eventTraceparent), over the batch's. */
+  /**
+   * The trace its deliveries continue (telemetry/traceparent.ts eventTraceparent): the writing
+   * stage's span with tracing on, else the trace id of the request that caused it.
+   */
   traceparent?: string | null;
 }
 
@@ -39,8 +42,6 @@ export async function writeChanges(
   changes: BatchChanges,
   outbox: OutboxEvent[],
   now: string,
-  /** The writing stage's span (W3C traceparent), kept with its events when tracing is on. */
-  traceparent: string | null = null,
 ): Promise<void> {
   // Orders, returns and events take their positions from one per-account sequence (each feed
   // reads only its own table, so the gaps the others leave are harmless).
@@ -106,7 +107,7 @@ export async function writeChanges(
         id,
         type: e.type,
         payload: webhookEventBody(id, e.type, now, e.object),
-        traceparent: e.traceparent ?? traceparent,
+        traceparent: e.traceparent ?? null,
       };
     });
     await tx.execute(sql`

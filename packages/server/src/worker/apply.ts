@@ -93,7 +93,7 @@ export async function applyStage(
               traceparent: eventTraceparent(input.traceparent, (members[i] as StartedRequest).traceId),
             })),
       );
-      await writeChanges(tx, accountId, changes, outbox, now, input.traceparent);
+      await writeChanges(tx, accountId, changes, outbox, now);
       const finished: Outcome[] = results.map((r, i) => {
         const id = (members[i] as StartedRequest).id;
         return r.status === "succeeded"
