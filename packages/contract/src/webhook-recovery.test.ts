@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { HttpProblem } from "./problems.ts";
-import { recoveryWindow, retryRefused, toWebhookRecovery } from "./webhook-recovery.ts";
+import { recoveryLocation, recoveryWindow, retryRefused, toWebhookRecovery } from "./webhook-recovery.ts";
 
 const NOW = new Date("2025-03-27T12:00:00.000Z");
 
@@ -83,5 +83,14 @@ describe("toWebhookRecovery", () => {
       created_at: "2025-03-27T09:12:44.301Z",
       completed_at: null,
     });
+  });
+});
+
+describe("recoveryLocation", () => {
+  it("is under the API's base path, /v2 unless another is given", () => {
+    expect(recoveryLocation("whs_1", "whr_1")).toBe("/v2/webhook_subscriptions/whs_1/recoveries/whr_1");
+    expect(recoveryLocation("whs_1", "whr_1", "/api/v2")).toBe(
+      "/api/v2/webhook_subscriptions/whs_1/recoveries/whr_1",
+    );
   });
 });

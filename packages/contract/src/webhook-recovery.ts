@@ -91,9 +91,9 @@ export function toWebhookRecovery(r: RecoveryRecord): WebhookRecovery {
   };
 }
 
-/** Where a recovery is followed (the 202's Location). */
-export const recoveryLocation = (subscriptionId: string, recoveryId: string) =>
-  `/v2/webhook_subscriptions/${subscriptionId}/recoveries/${recoveryId}`;
+/** Where a recovery is followed (the 202's Location), under the API's base path. */
+export const recoveryLocation = (subscriptionId: string, recoveryId: string, basePath = "/v2") =>
+  `${basePath}/webhook_subscriptions/${subscriptionId}/recoveries/${recoveryId}`;
 
 /** The 404 of a recovery id that is not the subscription's. */
 export const recoveryNotFound = (id: string) =>

@@ -8,6 +8,7 @@ import {
   deliveryNotFound,
   eventNotFound,
   generateWebhookSecret,
+  recoveryLocation,
   recoveryNotFound,
   recoveryWindow,
   retryRefused,
@@ -172,10 +173,7 @@ const recoverWebhookSubscription: RouteHandler = (ctx) => {
   return {
     status: 202,
     body: toWebhookRecovery(recovery),
-    // The contract's recoveryLocation is /v2-rooted; the mock answers under its own base path.
-    headers: {
-      Location: `${basePath(ctx.runtime)}/webhook_subscriptions/${s.id}/recoveries/${recovery.id}`,
-    },
+    headers: { Location: recoveryLocation(s.id, recovery.id, basePath(ctx.runtime)) },
   };
 };
 
