@@ -1,7 +1,9 @@
 // Shared by the server's own tests (not used by the server): every store over a fresh database per
 // test file, PGlite, or PostgreSQL when DATABASE_URL is set.
 import { hash, randomUUID } from "node:crypto";
+import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll } from "vitest";
+import { sql } from "./db/client.ts";
 import type { RequestKind } from "./queue/statuses.ts";
 import { openServices, type Services } from "./services.ts";
 import { freshDatabaseEnv } from "./webhooks/test-support.ts";
@@ -56,3 +58,31 @@ export async function enqueueRequests(
   }
   return ids;
 }
+
+/** The external_id of an order whose insert fails inside the database (installPoisonPill). */
+export const POISON_ORDER_ID = "BOOM";
+
+/**
+ * A poison pill: inserting the order POISON_ORDER_ID fails inside the database, as a transient or
+ * internal error would (the apply transaction rolls back and the request is retried, then dead).
+ */
+export async function installPoisonPill(services: Services): Promise<void> {
+  await services.database.rows(sql`
+    create function oisr_test_boom() returns trigger language plpgsql as $$
+    begin
+      if new.external_id = ${sql.raw(`'${POISON_ORDER_ID}'`)} then raise exception 'boom'; end if;
+      return new;
+    end $$`);
+  await services.database.rows(sql`
+    create trigger oisr_test_boom before insert on orders for each row execute function oisr_test_boom()`);
+}
+
+/** An order the business rules reject (duplicate line ids), so its whole request fails. */
+export const badOrder = (externalId?: string) =>
+  order({
+    ...(externalId === undefined ? {} : { external_id: externalId }),
+    lines: [
+      { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
+      { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
+    ],
+  });

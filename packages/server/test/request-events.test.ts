@@ -16,7 +16,14 @@ import { loadConfig } from "../src/config.ts";
 import { sql } from "../src/db/client.ts";
 import { createWorkerQueue, type StageLimits, toRequestRecord } from "../src/queue/index.ts";
 import type { Services } from "../src/services.ts";
-import { enqueueRequests, type TestRequest, useFreshServices } from "../src/test-services.ts";
+import {
+  badOrder,
+  enqueueRequests,
+  installPoisonPill,
+  POISON_ORDER_ID,
+  type TestRequest,
+  useFreshServices,
+} from "../src/test-services.ts";
 import { applyStage } from "../src/worker/apply.ts";
 import { startWorker } from "../src/worker/worker.ts";
 
@@ -24,28 +31,12 @@ let services: Services;
 
 useFreshServices(async (s) => {
   services = s;
-  // A poison pill: inserting this order fails inside the database, as a transient error would.
-  await services.database.rows(sql`
-    create function oisr_test_boom() returns trigger language plpgsql as $$
-    begin
-      if new.external_id = 'BOOM' then raise exception 'boom'; end if;
-      return new;
-    end $$`);
-  await services.database.rows(sql`
-    create trigger oisr_test_boom before insert on orders for each row execute function oisr_test_boom()`);
+  await installPoisonPill(services);
 });
 
 const MAX_ATTEMPTS = 3;
 
 const orders = (...list: unknown[]) => ({ kind: "orders", body: { orders: list } });
-/** Duplicate line ids: business rules reject the whole request. */
-const badOrder = () =>
-  order({
-    lines: [
-      { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
-      { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
-    ],
-  });
 
 async function account(): Promise<string> {
   return (await services.accounts.createAccount("request-events-test")).account_id;
@@ -139,7 +130,7 @@ describe("request events", () => {
     const ids = await enqueue(
       acct,
       orders(order({ external_id: "A" })),
-      orders(order({ external_id: "BOOM" })),
+      orders(order({ external_id: POISON_ORDER_ID })),
       orders(order({ external_id: "C" })),
     );
     // The first attempt, by hand: the group's apply transaction fails and rolls back.

@@ -8,7 +8,14 @@ import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
 import { createWorkerQueue, type StageLimits, type StartedRequest } from "../queue/index.ts";
 import type { Services } from "../services.ts";
-import { enqueueRequests, type TestRequest, useFreshServices } from "../test-services.ts";
+import {
+  badOrder,
+  enqueueRequests,
+  installPoisonPill,
+  POISON_ORDER_ID,
+  type TestRequest,
+  useFreshServices,
+} from "../test-services.ts";
 import { applyStage, type StageOutcome } from "./apply.ts";
 import { startWorker } from "./worker.ts";
 
@@ -17,15 +24,7 @@ const config = { applyLockTimeoutMs: 10_000 };
 
 useFreshServices(async (s) => {
   services = s;
-  // A poison pill: inserting this order fails inside the database, like an internal error would.
-  await services.database.rows(sql`
-    create function oisr_test_boom() returns trigger language plpgsql as $$
-    begin
-      if new.external_id = 'BOOM' then raise exception 'boom'; end if;
-      return new;
-    end $$`);
-  await services.database.rows(sql`
-    create trigger oisr_test_boom before insert on orders for each row execute function oisr_test_boom()`);
+  await installPoisonPill(services);
 });
 
 const orders = (...list: unknown[]) => ({ kind: "orders", body: { orders: list } });
@@ -36,15 +35,6 @@ const shipment = (externalId: string, orderId: string) => ({
     shipments: [shipmentOf(orderId, { external_id: externalId, lines: [{ line_id: "L1", quantity: 1 }] })],
   },
 });
-/** Duplicate line ids: a business-rule failure of the whole request. */
-const badOrder = (externalId: string) =>
-  order({
-    external_id: externalId,
-    lines: [
-      { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
-      { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
-    ],
-  });
 
 async function account(): Promise<string> {
   return (await services.accounts.createAccount("apply-test")).account_id;
@@ -342,7 +332,7 @@ describe("worker: transient failures", () => {
     const ids = await enqueue(
       acct,
       orders(order({ external_id: "A" })),
-      orders(order({ external_id: "BOOM" })),
+      orders(order({ external_id: POISON_ORDER_ID })),
       orders(order({ external_id: "C" })),
     );
     await runWorker(ids);
@@ -359,7 +349,7 @@ describe("worker: transient failures", () => {
     const ids = await enqueue(
       acct,
       orders(order({ external_id: "A" })),
-      orders(order({ external_id: "BOOM" })),
+      orders(order({ external_id: POISON_ORDER_ID })),
       orders(order({ external_id: "C" })),
     );
     await runWorker(ids, { maxRequests: 1, maxItems: 1000 });
