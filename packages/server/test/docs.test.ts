@@ -1,14 +1,14 @@
 // GET /docs in a real browser: the reference renders from the served spec, offline, with every
 // operation listed, its code samples aimed at the server that served it, no request to any other
-// origin and a quiet console. Uses Debian's chromium (CI installs it; .ci/run), driven over the
-// DevTools protocol, with a net log of every request the browser made.
-import { type ChildProcess, spawn } from "node:child_process";
+// origin and a quiet console. Uses Debian's chromium (CI installs it; .ci/run), driven by
+// playwright-core, with a net log of every request the browser made.
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { request as httpRequest } from "node:http";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
 import { chooseEncoding } from "../src/routes/docs-assets.ts";
@@ -55,13 +55,12 @@ interface Visit {
 
 /** Loads `url` in headless chromium until every summary is on the page. */
 async function visit(url: string): Promise<Visit> {
-  const profile = mkdtempSync(join(tmpdir(), "oisr-chromium-"));
-  const netLog = join(profile, "net-log.json");
-  const browser = spawn(
-    CHROMIUM as string,
-    [
-      "--headless",
-      "--no-sandbox",
+  const dir = mkdtempSync(join(tmpdir(), "oisr-chromium-"));
+  const netLog = join(dir, "net-log.json");
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    timeout: 30_000,
+    args: [
       "--disable-gpu",
       "--disable-quic",
       "--no-first-run",
@@ -74,147 +73,45 @@ async function visit(url: string): Promise<Visit> {
       "--disable-sync",
       "--disable-features=AutofillServerCommunication,OptimizationHints,MediaRouter,Translate",
       "--no-pings",
-      `--user-data-dir=${profile}`,
       `--log-net-log=${netLog}`,
       "--net-log-capture-mode=Default",
-      "--remote-debugging-port=0",
-      "about:blank",
     ],
-    { stdio: ["ignore", "ignore", "pipe"] },
-  );
-  const exited = new Promise<void>((resolve) => browser.once("exit", () => resolve()));
+  });
   try {
-    const cdp = await devtools(browser);
-    try {
-      const { targetId } = await cdp.send<{ targetId: string }>("Target.createTarget", {
-        url: "about:blank",
-      });
-      const { sessionId } = await cdp.send<{ sessionId: string }>("Target.attachToTarget", {
-        targetId,
-        flatten: true,
-      });
-      const page = <T>(method: string, params: object = {}) => cdp.send<T>(method, params, sessionId);
-      await page("Runtime.enable");
-      await page("Log.enable");
-      await page("Page.enable");
-      // Records, in the page, when the last operation appears (the main thread is busy until then).
-      await page("Page.addScriptToEvaluateOnNewDocument", {
-        source: `(() => {
-          const wanted = ${JSON.stringify(summaries)};
-          const timer = setInterval(() => {
-            const text = document.body ? document.body.textContent : "";
-            if (wanted.every((s) => text.includes(s))) { window.__rendered = performance.now(); clearInterval(timer); }
-          }, 25);
-        })();`,
-      });
-      await page("Page.navigate", { url });
-      const deadline = Date.now() + 90_000;
-      let renderedMs: number | undefined;
-      while (renderedMs === undefined && Date.now() < deadline) {
-        await new Promise((r) => setTimeout(r, 250));
-        const { result } = await page<{ result: { value?: number } }>("Runtime.evaluate", {
-          expression: "window.__rendered",
-          returnByValue: true,
-        });
-        renderedMs = result.value;
-      }
-      // Late requests (lazy chunks, agents, telemetry) would come right after the first render.
-      await new Promise((r) => setTimeout(r, 1500));
-      const { result } = await page<{ result: { value: string } }>("Runtime.evaluate", {
-        expression: "document.documentElement.outerHTML",
-        returnByValue: true,
-      });
-      const consoleEntries = await cdp.consoleEntries(sessionId);
-      await cdp.send("Browser.close").catch(() => undefined);
-      await exited;
-      const { requests, urls } = readNetLog(netLog);
-      return {
-        dom: result.value,
-        console: consoleEntries,
-        requests,
-        urls,
-        renderedMs: renderedMs ?? Number.NaN,
-      };
-    } finally {
-      cdp.close();
-    }
+    const page = await browser.newPage();
+    const consoleEntries: ConsoleEntry[] = [];
+    page.on("console", (message) => consoleEntries.push({ level: message.type(), text: message.text() }));
+    page.on("pageerror", (error) =>
+      consoleEntries.push({ level: "error", text: String(error).slice(0, 2000) }),
+    );
+    // Records, in the page, when the last operation appears (the main thread is busy until then).
+    await page.addInitScript({
+      content: `(() => {
+        const wanted = ${JSON.stringify(summaries)};
+        const timer = setInterval(() => {
+          const text = document.body ? document.body.textContent : "";
+          if (wanted.every((s) => text.includes(s))) { window.__rendered = performance.now(); clearInterval(timer); }
+        }, 25);
+      })();`,
+    });
+    await page.goto(url, { waitUntil: "commit", timeout: 30_000 });
+    const rendered = await page
+      .waitForFunction(() => (window as { __rendered?: number }).__rendered, undefined, {
+        timeout: 60_000,
+        polling: 250,
+      })
+      .then((handle) => handle.jsonValue() as Promise<number>)
+      .catch(() => Number.NaN);
+    // Late requests (lazy chunks, agents, telemetry) would come right after the first render.
+    await page.waitForTimeout(1500);
+    const dom = await page.content();
+    await browser.close();
+    const { requests, urls } = readNetLog(netLog);
+    return { dom, console: consoleEntries, requests, urls, renderedMs: rendered };
   } finally {
-    if (browser.exitCode === null) browser.kill("SIGKILL");
-    await exited;
-    rmSync(profile, { recursive: true, force: true });
+    await browser.close();
+    rmSync(dir, { recursive: true, force: true });
   }
-}
-
-/** A minimal DevTools protocol client over the browser's WebSocket. */
-async function devtools(browser: ChildProcess) {
-  let stderr = "";
-  const endpoint = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`chromium did not start:\n${stderr}`)), 30_000);
-    browser.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk;
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(stderr);
-      if (match?.[1]) {
-        clearTimeout(timer);
-        resolve(match[1]);
-      }
-    });
-  });
-  const socket = new WebSocket(endpoint);
-  await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve, { once: true });
-    socket.addEventListener("error", reject, { once: true });
-  });
-  let nextId = 0;
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  const events: { method: string; params: Record<string, unknown>; sessionId?: string }[] = [];
-  socket.addEventListener("message", (event) => {
-    const message = JSON.parse(String(event.data));
-    if (message.id === undefined) events.push(message);
-    else if (message.error) pending.get(message.id)?.reject(new Error(JSON.stringify(message.error)));
-    else pending.get(message.id)?.resolve(message.result);
-  });
-  const send = <T = unknown>(method: string, params: object = {}, sessionId?: string): Promise<T> =>
-    new Promise((resolve, reject) => {
-      const id = ++nextId;
-      pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-      socket.send(JSON.stringify({ id, method, params, sessionId }));
-    });
-  return {
-    send,
-    close: () => socket.close(),
-    /** console.* calls, browser log entries (network errors, CSP violations) and uncaught errors. */
-    async consoleEntries(sessionId: string): Promise<ConsoleEntry[]> {
-      const entries: ConsoleEntry[] = [];
-      for (const { method, params } of events) {
-        if (method === "Runtime.consoleAPICalled") {
-          const args = params.args as { value?: unknown; description?: string; objectId?: string }[];
-          const parts: string[] = [];
-          for (const arg of args) {
-            if (arg.objectId) {
-              const { result } = await send<{ result: { value?: string } }>(
-                "Runtime.callFunctionOn",
-                {
-                  objectId: arg.objectId,
-                  functionDeclaration:
-                    "function () { try { return JSON.stringify(this).slice(0, 2000); } catch { return String(this); } }",
-                  returnByValue: true,
-                },
-                sessionId,
-              );
-              parts.push(result.value ?? "");
-            } else parts.push(String(arg.value ?? arg.description ?? ""));
-          }
-          entries.push({ level: String(params.type), text: parts.join(" ") });
-        } else if (method === "Log.entryAdded") {
-          const entry = params.entry as { level: string; text: string; url?: string };
-          entries.push({ level: entry.level, text: `${entry.text} ${entry.url ?? ""}` });
-        } else if (method === "Runtime.exceptionThrown") {
-          entries.push({ level: "error", text: JSON.stringify(params.exceptionDetails).slice(0, 2000) });
-        }
-      }
-      return entries;
-    },
-  };
 }
 
 function readNetLog(path: string): { requests: NetRequest[]; urls: string[] } {
