@@ -122,6 +122,7 @@ export {
   type StoredRequest,
   toRequestRecord,
 } from "./request-record.ts";
+export { retentionCutoff } from "./retention.ts";
 export { type OpenApiDocument, openapiDocument } from "./spec.ts";
 export {
   deliveryTraceparent,

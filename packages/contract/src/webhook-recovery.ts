@@ -3,6 +3,7 @@
 // (same `webhook-id`) with the whole retry schedule; see WebhookDelivery.trigger in the spec.
 import type { components } from "./generated/schema.d.ts";
 import { HttpProblem, validationFailed } from "./problems.ts";
+import { retentionCutoff } from "./retention.ts";
 import { TEST_EVENT_TYPE } from "./webhook-subscription.ts";
 
 type Schemas = components["schemas"];
@@ -45,7 +46,7 @@ export function recoveryWindow(
   const since = new Date(body.since);
   const asked = body.until === undefined ? now : new Date(body.until);
   const until = asked > now ? now : asked;
-  const oldest = new Date(now.getTime() - retentionDays * 86_400_000);
+  const oldest = retentionCutoff(now, retentionDays);
   if (since < oldest) {
     throw validationFailed([
       {
