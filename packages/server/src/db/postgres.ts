@@ -18,6 +18,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { readMigrationFiles } from "drizzle-orm/migrator";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgresType from "postgres";
+import { addArrayTypes } from "./array-types.ts";
 import { type Database, type DatabaseOptions, type Db, type Executor, migrationsFolder } from "./database.ts";
 import * as schema from "./schema.ts";
 
@@ -46,7 +47,8 @@ function connect(postgres: typeof postgresType, url: string, max: number, pooled
     // postgres.js reads the array types on each new connection; through a pooler that query can
     // fail after the pooler accepted the connection (PgBouncer: "server login has been failing"),
     // and that failure is an unhandled rejection, which ends the process. Parameters' types are
-    // inferred by the server anyway when nothing is prepared.
+    // inferred by the server anyway when nothing is prepared; the array types are read once by
+    // openPostgres instead (array-types.ts), or a text[] would come back as its literal "{a,b}".
     ...(pooled ? { fetch_types: false } : {}),
     onnotice: () => {},
     connect_timeout: 5,
@@ -88,6 +90,8 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   const client = connect(postgres, url, options.maxConnections ?? 10, pooled);
   const db = drizzle({ client, schema }) as unknown as Db;
   await migrateSerialised(db);
+  // After drizzle's own parsers are set and the migrations' types exist, as on a direct connection.
+  if (pooled) await addArrayTypes(client);
   // LISTEN on a connection of its own: the pool's own on a direct URL, a separate one behind a pooler.
   const listener = !pooled
     ? client
