@@ -73,7 +73,7 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       logger,
       database: services.database,
       // Attempts and outbox events follow the request records' retention (30 days by default).
-      retentionMs: config.requestRetentionDays * 86_400_000,
+      retentionDays: config.requestRetentionDays,
       ...(config.webhookLeaseMs
         ? {
             leaseMs: config.webhookLeaseMs,

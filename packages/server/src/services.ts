@@ -1,7 +1,7 @@
 // Every store over one database, built once: `serve` hands them to the API (createApp) and the
 // workers, the CLI and tests use them directly. Only what is tied to one worker's identity (its
 // queue leases, a dispatcher's delivery claims) is built by that worker.
-import { DAY_MS, DEFAULT_REQUEST_RETENTION_DAYS } from "@oisr/contract";
+import { DEFAULT_REQUEST_RETENTION_DAYS } from "@oisr/contract";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createCursors } from "./http/cursor.ts";
@@ -41,13 +41,13 @@ export async function openServices(config: ServicesConfig) {
       throw err;
     }));
   const requests = createRequestStore(database);
-  const retentionMs = (config.requestRetentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS) * DAY_MS;
+  const retentionDays = config.requestRetentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS;
   return {
     database,
     accounts: createAccountStore(database, config.rateLimits),
     requests,
     resources: createResourceStore(database),
-    events: createEventStore(database, retentionMs),
+    events: createEventStore(database, retentionDays),
     webhookSubscriptions: createSubscriptionStore(database),
     webhookDeliveries: createDeliveryHistory(database),
     cursors: createCursors(cursorSecret),

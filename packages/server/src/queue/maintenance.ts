@@ -1,7 +1,7 @@
 // Retention and the queue's gauges. The gauges read request_queues (one row per account) and the
 // head of each account with a backlog (one index probe each), never the backlog itself; the
 // processing count walks only the requests that are processing (see stats()).
-import { IDEMPOTENCY_WINDOW_MS } from "@oisr/contract";
+import { IDEMPOTENCY_WINDOW_MS, retentionCutoff } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { isOpen } from "./sql.ts";
@@ -24,7 +24,7 @@ export function createMaintenance(database: Database) {
     /** Deletes finished requests past retention and idempotency keys past their window. */
     async purge(retentionDays: number): Promise<void> {
       await database.rows(
-        sql`delete from requests where not ${isOpen} and accepted_at < now() - make_interval(days => ${retentionDays})`,
+        sql`delete from requests where not ${isOpen} and accepted_at < ${retentionCutoff(new Date(), retentionDays).toISOString()}`,
       );
       await database.rows(sql`delete from idempotency_keys where created_at < now() - ${IDEMPOTENCY_WINDOW}`);
     },

@@ -1,5 +1,5 @@
 // GET /requests and GET /requests/{request_id}: processing records, newest first.
-import { limitOf, notFound, requestPage, stringFilters } from "@oisr/contract";
+import { limitOf, notFound, requestPage, retentionCutoff, stringFilters } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
@@ -9,7 +9,6 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function requestRoutes(store: RequestStore, codec: Cursors, retentionDays: number): Router {
   const router = Router();
-  const retentionMs = retentionDays * 86_400_000;
 
   router.get(
     "/requests",
@@ -31,7 +30,7 @@ export function requestRoutes(store: RequestStore, codec: Cursors, retentionDays
     operation("getRequest", async (req, res) => {
       const id = req.params.request_id;
       const row = UUID.test(id) ? await store.get(res.locals.account.id, id.toLowerCase()) : undefined;
-      if (!row || Date.now() - new Date(row.acceptedAt).getTime() > retentionMs) {
+      if (!row || new Date(row.acceptedAt) < retentionCutoff(new Date(), retentionDays)) {
         throw notFound(`No request ${id} in this account.`);
       }
       res.json(toRequestRecord(row));

@@ -9,6 +9,7 @@ import {
   recoveryLocation,
   recoveryNotFound,
   recoveryWindow,
+  retentionCutoff,
   subscriptionDisabled,
   subscriptionNotFound,
   toWebhookDelivery,
@@ -50,8 +51,6 @@ async function page<R extends { id: string }, T>(
     has_more: rows.length > limit,
   };
 }
-
-const DAY_MS = 86_400_000;
 
 export function webhookRoutes(deps: WebhookRouteDeps): Router {
   const router = Router();
@@ -148,7 +147,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     "/webhook_subscriptions/:subscription_id/deliveries/:delivery_id/retry",
     operation("retryWebhookDelivery", async (req, res) => {
       const { subscription_id: id, delivery_id: deliveryId } = req.params;
-      const eventsSince = new Date(Date.now() - deps.config.requestRetentionDays * DAY_MS).toISOString();
+      const eventsSince = retentionCutoff(new Date(), deps.config.requestRetentionDays).toISOString();
       const result = await subscriptions.retryDelivery(res.locals.account.id, id, deliveryId, eventsSince);
       switch (result.outcome) {
         case "no_subscription":

@@ -11,14 +11,15 @@ import { createEventStore, type EventStore } from "./events.ts";
 import { newId } from "./ids.ts";
 
 const DAY = 86_400_000;
-const RETENTION = 30 * DAY;
+const RETENTION_DAYS = 30;
+const RETENTION = RETENTION_DAYS * DAY;
 const NOTHING: BatchChanges = { orders: [], returns: [], shipments: [], inventory: [] };
 
 let services: Services;
 let store: EventStore;
 useFreshServices((s) => {
   services = s;
-  store = createEventStore(s.database, RETENTION);
+  store = createEventStore(s.database, RETENTION_DAYS);
 });
 
 const account = async () => (await services.accounts.createAccount("events-test")).account_id;

@@ -9,7 +9,7 @@
 // read condition, not only the prune job's: an event past it is gone from the API at once, even
 // while retention.ts keeps the row for a delivery still pending.
 import type { Filters } from "@oisr/contract";
-import { eventTypesOf } from "@oisr/contract";
+import { eventTypesOf, retentionCutoff } from "@oisr/contract";
 import type { components } from "@oisr/contract/schema";
 import { and, asc, eq, gt, gte, inArray, isNotNull } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
@@ -22,9 +22,9 @@ import type { FeedRow } from "./resources.ts";
  */
 type Event = components["schemas"]["Event"];
 
-export function createEventStore(database: Database, retentionMs: number) {
+export function createEventStore(database: Database, retentionDays: number) {
   const { db } = database;
-  const cutoff = (now: Date) => new Date(now.getTime() - retentionMs).toISOString();
+  const cutoff = (now: Date) => retentionCutoff(now, retentionDays).toISOString();
 
   return {
     /** Up to `limit` events after feed position `afterSeq` that pass the filters, oldest first. */

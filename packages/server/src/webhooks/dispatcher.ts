@@ -5,6 +5,7 @@ import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import {
   DEFAULT_DISABLE_POLICY,
+  DEFAULT_REQUEST_RETENTION_DAYS,
   DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY,
   type DisablePolicy,
   signedWebhookHeaders,
@@ -41,7 +42,7 @@ export interface DispatcherOptions {
   stopGraceMs?: number;
   disablePolicy?: DisablePolicy;
   /** How long finished attempts (GET …/deliveries) and finished outbox events are kept. */
-  retentionMs?: number;
+  retentionDays?: number;
   /** Rows deleted per statement when pruning. */
   pruneBatchSize?: number;
   send?: WebhookSender;
@@ -58,8 +59,6 @@ export interface Dispatcher {
 const MAX_IDLE_MS = 1000;
 const BUSY_RECHECK_MS = 250;
 const PRUNE_EVERY_MS = 3_600_000;
-/** The spec keeps attempts 30 days. */
-const DEFAULT_RETENTION_MS = 30 * 86_400_000;
 
 export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
   const { config, database } = options;
@@ -148,12 +147,12 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   function pruneNow(): void {
     if (pruning || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
-    const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+    const retentionDays = options.retentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS;
     const batch = { batchSize: options.pruneBatchSize, shouldStop: () => !running };
     pruning = (async () => {
-      const attempts = await pruneAttempts(database, retentionMs, batch);
-      await pruneRecoveries(database, retentionMs, batch);
-      const events = await pruneEvents(database, retentionMs, batch);
+      const attempts = await pruneAttempts(database, retentionDays, batch);
+      await pruneRecoveries(database, retentionDays, batch);
+      const events = await pruneEvents(database, retentionDays, batch);
       if (attempts + events > 0) logger.info({ attempts, events }, "old webhook history pruned");
     })()
       .catch((err) => logger.warn({ err }, "webhook history prune failed"))

@@ -18,7 +18,7 @@ useFreshDatabase((opened) => {
 });
 
 const DAY = 86_400_000;
-const RETENTION = 30 * DAY;
+const RETENTION_DAYS = 30;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 
 /** An event as the worker writes it `age` days ago (its id made then too), fanned out unless told otherwise. */
@@ -95,7 +95,7 @@ describe("webhook history retention", () => {
     const recent = await event(acc, 29);
     const neverFannedOut = await event(acc, 40, { dispatched: false });
 
-    await pruneEvents(database, RETENTION);
+    await pruneEvents(database, RETENTION_DAYS);
 
     expect(await eventIds(acc)).toEqual([recent, neverFannedOut].sort());
     expect(await eventIds(acc)).not.toContain(noSubscriber);
@@ -112,7 +112,7 @@ describe("webhook history retention", () => {
     const stillPending = await event(acc, 35);
     const pendingAttempt = await attempt(acc, sub, stillPending, 34, "pending");
 
-    const deleted = await pruneEvents(database, RETENTION);
+    const deleted = await pruneEvents(database, RETENTION_DAYS);
 
     expect(deleted).toBe(2);
     expect(await eventIds(acc)).toEqual([stillPending]);
@@ -127,7 +127,7 @@ describe("webhook history retention", () => {
     await attempt(acc, sub, lateRetry, 31, "failed", { attempt: 1 });
     await attempt(acc, sub, lateRetry, 29.5, "succeeded", { attempt: 2 });
 
-    expect(await pruneEvents(database, RETENTION)).toBe(0);
+    expect(await pruneEvents(database, RETENTION_DAYS)).toBe(0);
     expect(await eventIds(acc)).toEqual([lateRetry]);
     expect(await attemptIds(acc)).toHaveLength(2);
   });
@@ -146,7 +146,7 @@ describe("webhook history retention", () => {
     const test = await event(acc, 40, { type: TEST_EVENT_TYPE });
     const testAttempt = await attempt(acc, disabled, test, 40, "pending", { type: TEST_EVENT_TYPE });
 
-    expect(await pruneEvents(database, RETENTION)).toBe(2);
+    expect(await pruneEvents(database, RETENTION_DAYS)).toBe(2);
     expect(await eventIds(acc)).toEqual([test]);
     expect(await attemptIds(acc)).toEqual([testAttempt]);
   });
@@ -156,7 +156,7 @@ describe("webhook history retention", () => {
     for (const acc of accounts) for (let i = 0; i < 7; i++) await event(acc, 31 + i);
     const keep = await event(accounts[0] as string, 1);
 
-    expect(await pruneEvents(database, RETENTION, { batchSize: 3 })).toBe(14);
+    expect(await pruneEvents(database, RETENTION_DAYS, { batchSize: 3 })).toBe(14);
     expect(await eventIds(accounts[0] as string)).toEqual([keep]);
     expect(await eventIds(accounts[1] as string)).toEqual([]);
   });
@@ -171,7 +171,9 @@ describe("webhook history retention", () => {
     const pending = await attempt(acc, sub, evt, 40, "pending", { attempt: 6 });
     const recent = await attempt(acc, sub, evt, 29, "failed", { attempt: 7 });
 
-    expect(await pruneAttempts(database, RETENTION, { batchSize: 2 })).toBeGreaterThanOrEqual(old.length);
+    expect(await pruneAttempts(database, RETENTION_DAYS, { batchSize: 2 })).toBeGreaterThanOrEqual(
+      old.length,
+    );
     expect(await attemptIds(acc)).toEqual([pending, recent].sort());
   });
 
@@ -196,7 +198,7 @@ describe("webhook history retention", () => {
     await recovery(40, "completed");
     const young = await recovery(29, "completed");
 
-    expect(await pruneRecoveries(database, RETENTION, { batchSize: 2 })).toBe(3);
+    expect(await pruneRecoveries(database, RETENTION_DAYS, { batchSize: 2 })).toBe(3);
     const left = await database.db
       .select({ id: webhookRecoveries.id })
       .from(webhookRecoveries)
@@ -214,7 +216,7 @@ describe("webhook history retention", () => {
       config: { webhookAllowPrivateNetworks: true, webhookRetrySchedule: [20] },
       database,
       logger: pino({ level: "silent" }),
-      retentionMs: 2 * DAY,
+      retentionDays: 2,
       send: async () => ({ ok: true, status: 204, durationMs: 1 }),
     });
     try {

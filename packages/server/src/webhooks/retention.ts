@@ -1,6 +1,7 @@
 // Retention of the webhook history (decision 004): finished attempts, recoveries, then the `events`
 // outbox rows nobody needs any more. Every delete is a small batch in its own statement, so a large backlog
 // never holds locks for long, and rows another dispatcher is pruning are skipped, not waited for.
+import { retentionCutoff } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import { encodeTime } from "ulidx";
 import type { Database } from "../db/client.ts";
@@ -20,10 +21,10 @@ const DEFAULT_BATCH = 5000;
 async function deleteInBatches(
   options: PruneOptions,
   deleteBatch: (cutoff: string, batch: number) => Promise<unknown[]>,
-  retentionMs: number,
+  retentionDays: number,
 ): Promise<number> {
   const batch = options.batchSize ?? DEFAULT_BATCH;
-  const cutoff = new Date((options.now ?? new Date()).getTime() - retentionMs).toISOString();
+  const cutoff = retentionCutoff(options.now ?? new Date(), retentionDays).toISOString();
   let total = 0;
   while (!options.shouldStop?.()) {
     const rows = await deleteBatch(cutoff, batch);
@@ -39,7 +40,7 @@ async function deleteInBatches(
  */
 export function pruneAttempts(
   database: Database,
-  retentionMs: number,
+  retentionDays: number,
   options: PruneOptions = {},
 ): Promise<number> {
   return deleteInBatches(
@@ -54,7 +55,7 @@ export function pruneAttempts(
                 for update skip locked)
             returning id`,
       ),
-    retentionMs,
+    retentionDays,
   );
 }
 
@@ -66,7 +67,7 @@ export function pruneAttempts(
  */
 export function pruneRecoveries(
   database: Database,
-  retentionMs: number,
+  retentionDays: number,
   options: PruneOptions = {},
 ): Promise<number> {
   return deleteInBatches(
@@ -81,7 +82,7 @@ export function pruneRecoveries(
                 for update skip locked)
             returning id`,
       ),
-    retentionMs,
+    retentionDays,
   );
 }
 
@@ -104,11 +105,11 @@ export function pruneRecoveries(
  */
 export async function pruneEvents(
   database: Database,
-  retentionMs: number,
+  retentionDays: number,
   options: PruneOptions = {},
 ): Promise<number> {
   const batch = options.batchSize ?? DEFAULT_BATCH;
-  const cutoffMs = (options.now ?? new Date()).getTime() - retentionMs;
+  const cutoffMs = retentionCutoff(options.now ?? new Date(), retentionDays).getTime();
   if (cutoffMs <= 0) return 0;
   const cutoff = new Date(cutoffMs).toISOString();
   const idBound = `evt_${encodeTime(cutoffMs, 10)}`;
