@@ -2,7 +2,6 @@
 // variables (the standalone bin and the contract-test targets use them).
 import {
   checkRateLimits,
-  DAY_MS,
   DEFAULT_MAX_ATTEMPTS,
   DEFAULT_REQUEST_RETENTION_DAYS,
   DEFAULT_WEBHOOK_RETRY_SCHEDULE,
@@ -76,7 +75,7 @@ export interface ResolvedOptions {
   maxAttempts: number;
   retryDelayMs: number;
   rateLimits: RateLimits | false;
-  requestRetentionMs: number;
+  requestRetentionDays: number;
   clock: ClockOptions;
   webhooks: Required<Omit<WebhookOptions, "fetch">> & { fetch: typeof fetch | undefined };
 }
@@ -122,9 +121,11 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
     ),
     retryDelayMs: nonNegative(options.retryDelayMs, 0, "retryDelayMs"),
     rateLimits: limits === false ? false : rateLimitsWith(limits && checkRateLimits(limits, "rateLimits")),
-    requestRetentionMs:
-      nonNegative(options.requestRetentionDays, DEFAULT_REQUEST_RETENTION_DAYS, "requestRetentionDays") *
-      DAY_MS,
+    requestRetentionDays: nonNegative(
+      options.requestRetentionDays,
+      DEFAULT_REQUEST_RETENTION_DAYS,
+      "requestRetentionDays",
+    ),
     clock: options.clock ?? {},
     webhooks: {
       deliver: options.webhooks?.deliver ?? true,

@@ -1,13 +1,21 @@
 // GET /requests (newest first) and GET /requests/{request_id}. Records older than the retention
 // period are gone, as after the server's purge.
-import { limitOf, notFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
+import {
+  limitOf,
+  notFound,
+  requestPage,
+  retentionCutoff,
+  stringFilters,
+  toRequestRecord,
+} from "@oisr/contract";
 import type { RequestEntry } from "../store/account.ts";
 import { ok, type RouteContext, type RouteHandler } from "./context.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function retained(ctx: RouteContext, entry: RequestEntry): boolean {
-  return ctx.runtime.clock.now() - entry.acceptedAt <= ctx.runtime.options.requestRetentionMs;
+  const { clock, options } = ctx.runtime;
+  return entry.acceptedAt >= retentionCutoff(new Date(clock.now()), options.requestRetentionDays).getTime();
 }
 
 const listRequests: RouteHandler = async (ctx) => {

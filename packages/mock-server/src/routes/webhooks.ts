@@ -4,13 +4,13 @@
 // public, an IP literal or a localhost name is checked against the server's table.
 import {
   classifyWebhookUrl,
-  DAY_MS,
   deliveryNotFound,
   eventNotFound,
   generateWebhookSecret,
   recoveryLocation,
   recoveryNotFound,
   recoveryWindow,
+  retentionCutoff,
   retryRefused,
   subscriptionChange,
   subscriptionDisabled,
@@ -135,8 +135,10 @@ const listWebhookDeliveries: RouteHandler = async (ctx) => {
 };
 
 /** Events and recoveries are kept for the request retention period, as on the server. */
-const retained = (ctx: RouteContext, at: number) =>
-  ctx.runtime.clock.now() - at <= ctx.runtime.options.requestRetentionMs;
+function retained(ctx: RouteContext, at: number): boolean {
+  const { clock, options } = ctx.runtime;
+  return at >= retentionCutoff(new Date(clock.now()), options.requestRetentionDays).getTime();
+}
 
 const retryWebhookDelivery: RouteHandler = (ctx) => {
   const s = found(ctx);
@@ -153,9 +155,12 @@ const retryWebhookDelivery: RouteHandler = (ctx) => {
 
 const recoverWebhookSubscription: RouteHandler = (ctx) => {
   const now = ctx.runtime.clock.now();
-  const retentionDays = ctx.runtime.options.requestRetentionMs / DAY_MS;
   // The window first, as the server checks it before reading the subscription.
-  const window = recoveryWindow(ctx.body as WebhookRecoveryCreate, new Date(now), retentionDays);
+  const window = recoveryWindow(
+    ctx.body as WebhookRecoveryCreate,
+    new Date(now),
+    ctx.runtime.options.requestRetentionDays,
+  );
   const s = found(ctx);
   if (s.status !== "enabled") throw subscriptionDisabled(s.id);
   const recovery: Recovery = {
