@@ -25,7 +25,8 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export async function startReceiver(respond: Receiver["respond"] = () => 200): Promise<Receiver> {
+/** Listens on 127.0.0.1:`port`; 0 (the default) takes a free port. */
+export async function startReceiver(respond: Receiver["respond"] = () => 200, port = 0): Promise<Receiver> {
   const receiver: Receiver = {
     url: "",
     received: [],
@@ -57,7 +58,10 @@ export async function startReceiver(respond: Receiver["respond"] = () => 200): P
       res.writeHead(status, { "content-type": "text/plain", ...headers }).end("ok");
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", resolve);
+  });
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
   receiver.close = () =>
     new Promise<void>((resolve) => {
@@ -65,6 +69,25 @@ export async function startReceiver(respond: Receiver["respond"] = () => 200): P
       server.close(() => resolve());
     });
   return receiver;
+}
+
+export interface DownReceiver {
+  /** A URL whose port nothing listens on: every attempt is refused at connect. */
+  url: string;
+  /** The receiver comes back: listening on the same port, so the subscription's URL reaches it. */
+  start(respond?: Receiver["respond"]): Promise<Receiver>;
+}
+
+/**
+ * A receiver that is down (connection refused) until `start`. Its port is one the system chose
+ * free a moment ago and released: Linux gives bind(0) ports of the other parity than the source
+ * ports connect() tries first, so an attempt does not connect to itself there.
+ */
+export async function downReceiver(): Promise<DownReceiver> {
+  const reserved = await startReceiver();
+  await reserved.close();
+  const port = Number(new URL(reserved.url).port);
+  return { url: reserved.url, start: (respond) => startReceiver(respond, port) };
 }
 
 /**

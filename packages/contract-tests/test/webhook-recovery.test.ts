@@ -2,14 +2,15 @@
 // event, POST …/recover every event of a window the subscription receives (a background job,
 // followed with GET …/recoveries/{recovery_id}). Re-sent deliveries keep the event id as
 // `webhook-id`. And the proof of issue 17 item 6: a receiver down for longer than the whole retry
-// schedule gets every missed event exactly once more from one recover call.
+// schedule gets every missed event exactly once more from one recover call, whether it answered
+// 500 all along or refused connections (nothing listening on its port) until it came back.
 import { afterEach, describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { order, type ReturnInput, returnOf } from "../src/fixtures.ts";
 import { type Client, expectProblem, succeeded, useSystem } from "../src/harness.ts";
 import { sleep, waitFor } from "../src/poll.ts";
 import { targets } from "../src/targets.ts";
-import { type Receiver, startReceiver, verifySignature } from "../src/webhook-receiver.ts";
+import { downReceiver, type Receiver, startReceiver, verifySignature } from "../src/webhook-receiver.ts";
 
 /** Three attempts per sending, all within a fraction of a second: "longer than the schedule" is short. */
 const SCHEDULE = "50ms,100ms";
@@ -128,6 +129,62 @@ describe.each(targets)("sending webhook events again — $name", (target) => {
       counts.set(id, (counts.get(id) ?? 0) + 1);
     }
     return counts;
+  }
+
+  /** Waits until every sending of `listed` ran out (each attempt failed, the last with no next one). */
+  function exhausted(c: Client, id: string, listed: string[]): Promise<Json[]> {
+    return waitFor(
+      async () => {
+        const list = await deliveries(c, id);
+        const settled =
+          list.length === listed.length * ATTEMPTS_PER_SENDING &&
+          list.every((d) => d.status === "failed") &&
+          listed.every((e) => list.some((d) => d.event_id === e && d.next_attempt_at === null));
+        return settled ? list : undefined;
+      },
+      "every attempt of the retry schedule to fail",
+      { timeoutMs: 30_000 },
+    );
+  }
+
+  /**
+   * One recover from `since` to a receiver answering 2xx again: every event of `listed` arrives
+   * exactly once more, validly signed, as GET /events lists it, and nothing else comes.
+   */
+  async function recoversEachOnce(
+    c: Client,
+    { id, secret }: { id: string; secret: string },
+    r: Receiver,
+    since: string,
+    listed: string[],
+  ) {
+    const before = r.received.length;
+    const done = await recover(c, id, { since });
+    expect(done.events_queued).toBe(listed.length);
+    const counts = await waitFor(
+      async () => {
+        const got = countsFrom(r, before);
+        return got.size === listed.length ? got : undefined;
+      },
+      "every missed event to arrive",
+      { timeoutMs: 30_000 },
+    );
+    // Nothing more comes: no duplicate, no late retry of the failed sendings.
+    await sleep(500);
+    expect(r.received.length - before).toBe(listed.length);
+    expect([...counts.values()].every((n) => n === 1)).toBe(true);
+    expect([...counts.keys()].sort()).toEqual([...listed].sort());
+    for (const d of r.received.slice(before)) {
+      expect(verifySignature(d, secret)).toBe(true);
+      expect(JSON.parse(d.body).id).toBe(d.headers["webhook-id"]);
+      // Each body delivered is the event as GET /events/{event_id} lists it.
+      const event = await c.get(`/events/${d.headers["webhook-id"]}`);
+      expect(event.status, event.text).toBe(200);
+      expect(event.text).toBe(d.body);
+    }
+    const recovered = (await deliveries(c, id)).filter((d) => d.trigger === "recover");
+    expect(recovered).toHaveLength(listed.length);
+    expect(recovered.every((d) => d.status === "succeeded" && d.attempt === 1)).toBe(true);
   }
 
   describe("retry of a delivery", () => {
@@ -351,7 +408,7 @@ describe.each(targets)("sending webhook events again — $name", (target) => {
     let up = false;
     const r = await receiver(() => (up ? 200 : 500));
     const subscribed = ["return.created", "return.updated"];
-    const { id, secret } = await subscribe(c, r.url, subscribed);
+    const subscription = await subscribe(c, r.url, subscribed);
     const since = new Date(Date.now() - 1000).toISOString();
     const external = await returns(c, 4);
     const o = order();
@@ -362,54 +419,52 @@ describe.each(targets)("sending webhook events again — $name", (target) => {
     const listed = await eventIds(c, ...subscribed);
     expect(listed).toHaveLength(external.length + 2);
 
-    // Every sending runs out: each event's attempts all failed, the last with no next attempt.
-    const failed = await waitFor(
-      async () => {
-        const list = await deliveries(c, id);
-        const settled =
-          list.length === listed.length * ATTEMPTS_PER_SENDING &&
-          list.every((d) => d.status === "failed") &&
-          listed.every((e) => list.some((d) => d.event_id === e && d.next_attempt_at === null));
-        return settled ? list : undefined;
-      },
-      "every attempt of the retry schedule to fail",
-      { timeoutMs: 30_000 },
-    );
+    const failed = await exhausted(c, subscription.id, listed);
     expect(failed.every((d) => d.response_status === 500 && d.trigger === "event")).toBe(true);
     expect(countsFrom(r, 0).size).toBe(0);
     await sleep(300);
     expect(r.received).toHaveLength(listed.length * ATTEMPTS_PER_SENDING);
 
     up = true;
-    const before = r.received.length;
-    const done = await recover(c, id, { since });
-    expect(done.events_queued).toBe(listed.length);
-    const counts = await waitFor(
-      async () => {
-        const got = countsFrom(r, before);
-        return got.size === listed.length ? got : undefined;
-      },
-      "every missed event to arrive",
-      { timeoutMs: 30_000 },
-    );
-    // Nothing more comes: no duplicate, no late retry of the failed sendings.
-    await sleep(500);
-    expect(r.received.length - before).toBe(listed.length);
-    expect([...counts.values()].every((n) => n === 1)).toBe(true);
-    expect([...counts.keys()].sort()).toEqual([...listed].sort());
-    for (const d of r.received.slice(before)) {
-      expect(verifySignature(d, secret)).toBe(true);
-      expect(JSON.parse(d.body).id).toBe(d.headers["webhook-id"]);
+    await recoversEachOnce(c, subscription, r, since, listed);
+    expect((await eventIds(c, ...subscribed)).sort()).toEqual([...listed].sort());
+  });
+
+  it('the proof with a receiver that refused connections (nothing listening on its port) for the whole retry schedule: each failed attempt is logged with no response status and its error ("connection refused" where the system tells it apart); back on the same port, it gets every missed event exactly once more from one recover', async () => {
+    const c = await h.account();
+    const down = await downReceiver();
+    const subscription = await subscribe(c, down.url);
+    const since = new Date(Date.now() - 1000).toISOString();
+    await returns(c, 3);
+    const listed = await eventIds(c, "return.created");
+    expect(listed).toHaveLength(3);
+
+    const failed = await exhausted(c, subscription.id, listed);
+    const refused = h.system.namesRefusedConnections ? "connection refused" : expect.stringMatching(/\S/);
+    for (const d of failed) {
+      expect(d).toMatchObject({
+        trigger: "event",
+        status: "failed",
+        response_status: null,
+        error: refused,
+        retry_after_seconds: null,
+      });
+      expect(d.attempted_at).not.toBeNull();
     }
-    // GET /events lists the same ids, and each body delivered is the event as listed.
-    expect((await eventIds(c, ...subscribed)).sort()).toEqual([...counts.keys()].sort());
-    for (const d of r.received.slice(before)) {
-      const event = await c.get(`/events/${d.headers["webhook-id"]}`);
-      expect(event.status, event.text).toBe(200);
-      expect(event.text).toBe(d.body);
+    // Each sending made the whole schedule: attempts 1 to 3 of every event, the last with no next one.
+    for (const e of listed) {
+      const attempts = failed.filter((d) => d.event_id === e);
+      expect(attempts.map((d) => d.attempt).sort((x, y) => x - y)).toEqual(
+        Array.from({ length: ATTEMPTS_PER_SENDING }, (_, i) => i + 1),
+      );
+      expect(attempts.find((d) => d.attempt === ATTEMPTS_PER_SENDING)?.next_attempt_at).toBeNull();
     }
-    const recovered = (await deliveries(c, id)).filter((d) => d.trigger === "recover");
-    expect(recovered).toHaveLength(listed.length);
-    expect(recovered.every((d) => d.status === "succeeded" && d.attempt === 1)).toBe(true);
+
+    const r = await down.start();
+    receivers.push(r);
+    // Back up, it receives nothing by itself: the schedule is over, no attempt is left to make.
+    await sleep(300);
+    expect(r.received).toHaveLength(0);
+    await recoversEachOnce(c, subscription, r, since, listed);
   });
 });
