@@ -10,12 +10,6 @@ export interface System {
    * and provoke transient failures). Absent on PGlite and on the mock.
    */
   databaseUrl?: string;
-  /**
-   * Whether a delivery attempt the receiver refused at connect is logged with the spec's `error`
-   * `connection refused` (the server). The mock logs `request failed` for any network failure: the
-   * fetch it delivers with gives no reason (none at all in a browser).
-   */
-  namesRefusedConnections?: boolean;
   createAccount(name?: string): Promise<{ accountId: string; token: string }>;
   revokeToken(token: string): Promise<void>;
   close(): Promise<void>;

@@ -59,7 +59,6 @@ function serverTarget(name: string, databaseUrl: string | undefined, pooler?: st
         baseUrl: server.url as string,
         origin: server.origin as string,
         ...(db ? { databaseUrl: db.url } : {}),
-        namesRefusedConnections: true,
         async createAccount(accountName = "contract-test") {
           const created = await server.services.accounts.createAccount(accountName);
           return { accountId: created.account_id, token: created.token };

@@ -430,7 +430,7 @@ describe.each(targets)("sending webhook events again — $name", (target) => {
     expect((await eventIds(c, ...subscribed)).sort()).toEqual([...listed].sort());
   });
 
-  it('the proof with a receiver that refused connections (nothing listening on its port) for the whole retry schedule: each failed attempt is logged with no response status and its error ("connection refused" where the system tells it apart); back on the same port, it gets every missed event exactly once more from one recover', async () => {
+  it('the proof with a receiver that refused connections (nothing listening on its port) for the whole retry schedule: each failed attempt is logged with no response status and its error "connection refused"; back on the same port, it gets every missed event exactly once more from one recover', async () => {
     const c = await h.account();
     const down = await downReceiver();
     const subscription = await subscribe(c, down.url);
@@ -440,13 +440,12 @@ describe.each(targets)("sending webhook events again — $name", (target) => {
     expect(listed).toHaveLength(3);
 
     const failed = await exhausted(c, subscription.id, listed);
-    const refused = h.system.namesRefusedConnections ? "connection refused" : expect.stringMatching(/\S/);
     for (const d of failed) {
       expect(d).toMatchObject({
         trigger: "event",
         status: "failed",
         response_status: null,
-        error: refused,
+        error: "connection refused",
         retry_after_seconds: null,
       });
       expect(d.attempted_at).not.toBeNull();

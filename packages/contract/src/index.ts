@@ -162,6 +162,7 @@ export {
   recordedStatus,
   SECRET_ROTATION_OVERLAP_MS,
   shouldDisable,
+  unansweredAttemptError,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_GONE_STATUS,
   WEBHOOK_USER_AGENT,

@@ -13,6 +13,7 @@ import {
   parseRetrySchedule,
   recordedStatus,
   shouldDisable,
+  unansweredAttemptError,
 } from "./webhook-policy.ts";
 
 describe("parseRetrySchedule", () => {
@@ -271,5 +272,31 @@ describe("answeredAttempt", () => {
     [600, null],
   ])("records status %s as %s", (status, recorded) => {
     expect(recordedStatus(status)).toBe(recorded);
+  });
+});
+
+describe("unansweredAttemptError", () => {
+  const refused = Object.assign(new Error("connect ECONNREFUSED 127.0.0.1:9"), { code: "ECONNREFUSED" });
+  it.each([
+    ["node:http's error", refused, false, "connection refused"],
+    [
+      "fetch's error, the reason on its cause",
+      new TypeError("fetch failed", { cause: refused }),
+      false,
+      "connection refused",
+    ],
+    ["an unknown DNS name", { code: "ENOTFOUND" }, false, "host not found"],
+    [
+      "a certificate problem",
+      { code: "ERR_TLS_CERT_ALTNAME_INVALID" },
+      false,
+      "TLS error (ERR_TLS_CERT_ALTNAME_INVALID)",
+    ],
+    ["a code without a name of its own", { code: "EPROTO" }, false, "request failed (EPROTO)"],
+    ["a browser's fetch, which says nothing", new TypeError("Failed to fetch"), false, "request failed"],
+    ["a timeout, whatever the error", refused, true, "timeout"],
+    ["no error object at all", undefined, false, "request failed"],
+  ])("names %s", (_, err, timedOut, expected) => {
+    expect(unansweredAttemptError(err, timedOut)).toBe(expected);
   });
 });

@@ -248,6 +248,32 @@ export function answeredAttempt(
     : { ok: false, status, error, durationMs, retryAfterSeconds: seconds };
 }
 
+const NETWORK_ERRORS: Record<string, string> = {
+  ECONNREFUSED: "connection refused",
+  ECONNRESET: "connection reset",
+  EHOSTUNREACH: "host unreachable",
+  ENETUNREACH: "network unreachable",
+  ENOTFOUND: "host not found",
+  EAI_AGAIN: "DNS lookup failed",
+  ETIMEDOUT: "timeout",
+  EPIPE: "connection reset",
+};
+
+/**
+ * The `error` an attempt that got no answer records: a short reason, no stack, no internals. Node's
+ * errors carry a `code` (on the error from node:http, on its `cause` from fetch); a browser's fetch
+ * says nothing, which is "request failed".
+ */
+export function unansweredAttemptError(err: unknown, timedOut: boolean): string {
+  if (timedOut) return "timeout";
+  const e = err as { code?: unknown; cause?: { code?: unknown } } | null | undefined;
+  const raw = e?.code ?? e?.cause?.code;
+  const code = typeof raw === "string" ? raw : undefined;
+  if (code && NETWORK_ERRORS[code]) return NETWORK_ERRORS[code] as string;
+  if (code?.startsWith("ERR_TLS") || code?.includes("CERT")) return `TLS error (${code})`;
+  return code ? `request failed (${code})` : "request failed";
+}
+
 /** The `response_status` an attempt records: only a real HTTP status, never 0 or garbage. */
 export function recordedStatus(status: number | undefined): number | null {
   return status !== undefined && status >= 100 && status <= 599 ? status : null;

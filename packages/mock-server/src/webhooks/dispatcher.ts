@@ -15,6 +15,7 @@ import {
   signedWebhookHeaders,
   TEST_EVENT_TYPE,
   testEventObject,
+  unansweredAttemptError,
   WEBHOOK_USER_AGENT,
   webhookEventBody,
 } from "@oisr/contract";
@@ -326,8 +327,8 @@ export class WebhookDispatcher {
       return answeredAttempt(response.status, elapsed(), response.headers.get("retry-after"), Date.now());
     } catch (err) {
       const name = (err as { name?: string })?.name;
-      const error = name === "TimeoutError" || name === "AbortError" ? "timeout" : "request failed";
-      return { ok: false, error, durationMs: elapsed() };
+      const timedOut = name === "TimeoutError" || name === "AbortError";
+      return { ok: false, error: unansweredAttemptError(err, timedOut), durationMs: elapsed() };
     }
   }
 

@@ -5,7 +5,7 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { answeredAttempt, WEBHOOK_USER_AGENT } from "@oisr/contract";
+import { answeredAttempt, unansweredAttemptError, WEBHOOK_USER_AGENT } from "@oisr/contract";
 import type { AttemptResult } from "./deliveries-store.ts";
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from "./ssrf-guard.ts";
 
@@ -34,26 +34,6 @@ export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
       );
     else callback(null, addresses[0]?.address, addresses[0]?.family);
   }) as LookupFunction;
-}
-
-const NETWORK_ERRORS: Record<string, string> = {
-  ECONNREFUSED: "connection refused",
-  ECONNRESET: "connection reset",
-  EHOSTUNREACH: "host unreachable",
-  ENETUNREACH: "network unreachable",
-  ENOTFOUND: "host not found",
-  EAI_AGAIN: "DNS lookup failed",
-  ETIMEDOUT: "timeout",
-  EPIPE: "connection reset",
-};
-
-/** A short reason for the API's `error` field: no stack, no internals. */
-function describe(err: unknown, timedOut: boolean): string {
-  if (timedOut) return "timeout";
-  const e = err as { code?: string; message?: string };
-  if (e?.code && NETWORK_ERRORS[e.code]) return NETWORK_ERRORS[e.code] as string;
-  if (e?.code?.startsWith("ERR_TLS") || e?.code?.includes("CERT")) return `TLS error (${e.code})`;
-  return e?.code ? `request failed (${e.code})` : "request failed";
 }
 
 export const sendWebhook: WebhookSender = async (url, headers, body, options) => {
@@ -99,7 +79,7 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
       },
     );
     req.on("error", (err) =>
-      settle({ ok: false, error: describe(err, timeout.aborted), durationMs: elapsed() }),
+      settle({ ok: false, error: unansweredAttemptError(err, timeout.aborted), durationMs: elapsed() }),
     );
     req.end(body);
   });
