@@ -42,17 +42,15 @@ export async function reserveRequestEvents(
   accountId: string,
   count: number,
 ): Promise<RequestEventSlots> {
-  // JSON, not text[]: behind a transaction pooler postgres.js does not fetch array types
-  // (db/postgres.ts), and a text[] would come back as its literal "{a,b}".
-  const [row] = await database.rows<{ feed_seq: string | number; subscribed: string[] | null }>(
+  const [row] = await database.rows<{ feed_seq: string | number; subscribed: string[] }>(
     sql`update accounts set feed_seq = feed_seq + ${count} where id = ${accountId}
-        returning feed_seq, to_json(array(
+        returning feed_seq, array(
           select distinct t from webhook_subscriptions s, unnest(s.events) as t
-           where s.account_id = ${accountId} and s.status = 'enabled' and t like 'request.%')) as subscribed`,
+           where s.account_id = ${accountId} and s.status = 'enabled' and t like 'request.%') as subscribed`,
     tx,
   );
   if (!row) throw new Error(`account ${accountId} vanished`);
-  return { after: Number(row.feed_seq) - count, subscribed: new Set(row.subscribed ?? []) };
+  return { after: Number(row.feed_seq) - count, subscribed: new Set(row.subscribed) };
 }
 
 /**

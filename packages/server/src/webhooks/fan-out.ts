@@ -41,9 +41,7 @@ export async function fanOut(
       created_at: string;
       paused_ms: string | number | null;
     }>(
-      // events as JSON, not text[]: behind a transaction pooler postgres.js does not fetch array
-      // types (db/postgres.ts), and a text[] comes back as its literal "{a,b}".
-      sql`select account_id, id, to_json(events) as events, created_at,
+      sql`select account_id, id, events, created_at,
                  extract(epoch from paused_until) * 1000 as paused_ms
             from webhook_subscriptions
            where status = 'enabled' and account_id in (${sql.join(
