@@ -26,23 +26,42 @@ export type Call = <T = Json>(
   headers?: Record<string, string>,
 ) => Promise<Answer<T>>;
 
+function jsonRequest(
+  url: string,
+  token: string,
+  method: string,
+  body: unknown,
+  headers: Record<string, string>,
+): Request {
+  return new Request(url, {
+    method,
+    headers: {
+      authorization: `Bearer ${token}`,
+      ...(body === undefined ? {} : { "content-type": "application/json" }),
+      ...headers,
+    },
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+async function answerOf(response: Response): Promise<Answer> {
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
 /** Calls the mock's API as `token` (JSON in, JSON out), straight through `mock.handle`. */
 export function client(mock: Mock, token: string): Call {
   return async (method, path, body, headers = {}) => {
-    const request = new Request(`${mock.baseUrl}${path}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${token}`,
-        ...(body === undefined ? {} : { "content-type": "application/json" }),
-        ...headers,
-      },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-    });
-    const response = await mock.handle(request);
+    const response = await mock.handle(jsonRequest(`${mock.baseUrl}${path}`, token, method, body, headers));
     if (!response) throw new Error(`the mock did not answer ${method} ${path}`);
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+    return answerOf(response);
   };
+}
+
+/** Calls the API at `baseUrl` as `token` through the global fetch, which msw intercepts (setupMockServer). */
+export function fetchClient(baseUrl: string, token: string): Call {
+  return async (method, path, body, headers = {}) =>
+    answerOf(await fetch(jsonRequest(`${baseUrl}${path}`, token, method, body, headers)));
 }
 
 /** A mock on a frozen clock (nothing moves unless the test says so) and a client for a fresh account. */

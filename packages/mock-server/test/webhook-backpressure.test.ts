@@ -5,7 +5,7 @@ import { HttpResponse, http } from "msw";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createMock } from "../src/index.ts";
 import { setupMockServer } from "../src/node/index.ts";
-import { order, returnOf } from "./support.ts";
+import { fetchClient, order, returnOf } from "./support.ts";
 
 const HOOK = "https://hooks.example.test/slow";
 const START = Date.parse("2025-06-01T12:00:00Z");
@@ -14,7 +14,7 @@ const api = setupMockServer({
   webhooks: { subscriptionConcurrency: 2 },
 });
 const token = "oisr_backpressure_test";
-const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+const call = fetchClient(api.baseUrl, token);
 
 /** How the receiver answers each request, by its index; a held answer waits for `release`. */
 let answers: ((index: number) => Response | Promise<Response>) | undefined;
@@ -46,16 +46,6 @@ function receiver(answer: (index: number) => Response | Promise<Response>) {
       }
     }),
   );
-}
-
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${api.baseUrl}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
 
 async function subscribe(): Promise<string> {

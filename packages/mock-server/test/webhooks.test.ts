@@ -4,12 +4,12 @@ import { createHmac } from "node:crypto";
 import { HttpResponse, http } from "msw";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { setupMockServer } from "../src/node/index.ts";
-import { order, returnOf } from "./support.ts";
+import { fetchClient, order, returnOf } from "./support.ts";
 
 const HOOK = "https://hooks.example.test/oisr";
 const api = setupMockServer({ clock: { start: "2025-06-01T12:00:00Z", frozen: true } });
 const token = "oisr_webhooks_test";
-const headers = { authorization: `Bearer ${token}`, "content-type": "application/json" };
+const call = fetchClient(api.baseUrl, token);
 
 interface Received {
   headers: Headers;
@@ -25,16 +25,6 @@ function receiver() {
       return new HttpResponse(null, { status: answer });
     }),
   );
-}
-
-async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(`${api.baseUrl}${path}`, {
-    method,
-    headers,
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
 function verify(r: Received, secret: string): boolean {
