@@ -10,6 +10,7 @@
 // seconds apart.
 import { readFileSync } from "node:fs";
 import autocannon from "autocannon";
+import { runMeter } from "./lib/cpu.ts";
 import { order } from "./lib/fixtures.ts";
 import {
   createAccount,
@@ -37,6 +38,8 @@ interface Target {
   url: string;
   token?: string;
   pid: number;
+  /** The database it writes to, whose backends' CPU counts as its own. */
+  databaseUrl?: string;
   stop(): Promise<void>;
 }
 
@@ -47,6 +50,9 @@ interface Round {
   peakRss: number;
   non2xx: number;
   total: number;
+  /** CPU per answered call, µs: the server process's, and its database backends'. */
+  serverUs: number;
+  postgresUs: number;
 }
 
 function fire(target: Target, duration: number) {
@@ -68,9 +74,14 @@ async function load(target: Target): Promise<Round> {
   const sampler = setInterval(() => {
     peakRss = Math.max(peakRss, rssMb(target.pid));
   }, 200);
+  const meter = await runMeter(target.databaseUrl ?? dbBase.url, { server: target.pid });
   const result = await fire(target, DURATION);
+  const used = await meter();
   clearInterval(sampler);
+  const perCall = (cores: number) => (cores / result.requests.average) * 1e6;
   return {
+    serverUs: perCall(used.cores.server ?? Number.NaN),
+    postgresUs: target.databaseUrl ? perCall(used.postgres) : 0,
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -97,12 +108,17 @@ async function oisr(env: Record<string, string>, options: { nodeDefaults?: boole
     { OISR_ROLE: "api", OISR_RATE_LIMITS: JSON.stringify({ ingest: 100_000_000 }), ...env },
     { ...options, account },
   );
-  return { url: s.url, token: s.token, pid: s.child.pid as number, stop: s.stop };
+  return { url: s.url, token: s.token, pid: s.child.pid as number, databaseUrl: dbOisr.url, stop: s.stop };
 }
 
 async function bare(env: Record<string, string>): Promise<Target> {
   const s = await startProcess(`${ROOT}bench/baselines/bare-ingest.ts`, [], env, /API:\s+(\S+)/);
-  return { url: s.match[1] as string, pid: s.child.pid as number, stop: s.stop };
+  return {
+    url: s.match[1] as string,
+    pid: s.child.pid as number,
+    ...(env.DATABASE_URL ? { databaseUrl: env.DATABASE_URL } : {}),
+    stop: s.stop,
+  };
 }
 
 const starters: Record<string, () => Promise<Target>> = {
@@ -165,6 +181,13 @@ try {
         value: `${med("full", "p50")} / ${med("full", "p99")}`,
         baseline: `${med("bareInsert", "p50")} / ${med("bareInsert", "p99")}`,
         goal: "",
+      },
+      {
+        figure: "CPU per acknowledged call, µs: server process + its PostgreSQL backends (median of rounds)",
+        value: `${fmt(med("full", "serverUs"))} + ${fmt(med("full", "postgresUs"))}`,
+        baseline: `${fmt(med("bareInsert", "serverUs"))} + ${fmt(med("bareInsert", "postgresUs"))} (bare Express + INSERT)`,
+        ratio: `${((med("full", "serverUs") + med("full", "postgresUs")) / (med("bareInsert", "serverUs") + med("bareInsert", "postgresUs"))).toFixed(2)}×`,
+        goal: "(context: what the req/s ratio is made of)",
       },
       {
         figure: "non-2xx or errors (OISR / baseline)",
