@@ -67,15 +67,15 @@ const SETUPS: Setup[] = [
 
 /** The processes of a setup; `urls` are the API base URLs to spread calls over. */
 async function startSetup(databaseUrl: string, setup: Setup, account: { token: string; accountId: string }) {
-  const env = { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...setup.env(databaseUrl) };
+  const env: Record<string, string> = { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...setup.env(databaseUrl) };
   if (!setup.apis) {
     const server = await startOisr(env.DATABASE_URL as string, env, { account });
     return { urls: [server.url], stop: () => server.stop() };
   }
-  const apis = [];
+  const apis: Awaited<ReturnType<typeof startOisr>>[] = [];
   for (let i = 0; i < setup.apis; i++)
     apis.push(await startOisr(env.DATABASE_URL as string, { ...env, OISR_ROLE: "api" }, { account }));
-  const workers = [];
+  const workers: Awaited<ReturnType<typeof startOisrWorker>>[] = [];
   for (let i = 0; i < (setup.workers ?? 0); i++)
     workers.push(await startOisrWorker(env.DATABASE_URL as string, env));
   return {
