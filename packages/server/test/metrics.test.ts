@@ -86,6 +86,16 @@ describe("GET /metrics on an all-in-one process", () => {
     expect(text).toContain(
       'oisr_http_requests_total{route="/v2/orders/{identifier}",method="GET",status="200"} 1',
     );
+    // Every answered call is timed once, under its route template.
+    expect(
+      sample(text, 'oisr_http_request_duration_seconds_count{route="/v2/ingest/orders",method="POST"}'),
+    ).toBe(1);
+    expect(
+      sample(text, 'oisr_http_request_duration_seconds_count{route="/v2/orders/{identifier}",method="GET"}'),
+    ).toBe(1);
+    expect(
+      sample(text, 'oisr_http_request_duration_seconds_sum{route="/v2/ingest/orders",method="POST"}'),
+    ).toBeGreaterThan(0);
     expect(text).toContain('oisr_rate_limit_refusals_total{scope="orders_read"} 1');
     expect(text).toContain('oisr_request_attempts_total{kind="orders",result="succeeded"} 1');
     expect(sample(text, 'oisr_requests_completed_total{kind="orders",status="succeeded"}')).toBe(1);
