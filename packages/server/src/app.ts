@@ -13,7 +13,7 @@ import "./http/locals.ts";
 import { requestLogger } from "./http/request-log.ts";
 import { traceMiddleware } from "./http/trace.ts";
 import { unstorableParameters } from "./http/unstorable-parameters.ts";
-import { metricsMiddleware, metricsRoutes } from "./metrics-http.ts";
+import { metricsMiddleware, metricsRoutes, routeTemplates } from "./metrics-http.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { createAsset, sendAsset } from "./routes/docs-assets.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -45,7 +45,7 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
   app.set("query parser", "simple");
   app.use(traceMiddleware);
-  app.use(metricsMiddleware(deps.metrics));
+  app.use(metricsMiddleware(deps.metrics, routeTemplates(spec)));
   // A per-request child logger is costly; skip the middleware when request logs are off anyway.
   if (logger.isLevelEnabled("info")) {
     // Never logs credentials: see http/request-log.ts.

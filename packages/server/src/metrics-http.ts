@@ -6,16 +6,49 @@ import type { Metrics } from "./metrics.ts";
 
 export type { Metrics } from "./metrics.ts";
 
-function routeOf(req: Parameters<RequestHandler>[0]): string {
+/** A route template's label and the paths it matches, as Express routes them (any case, one trailing slash). */
+type Template = { label: string; pattern: RegExp };
+
+/**
+ * The spec's path templates under its base path, most literal first (`/x/{id}/deliveries` before
+ * `/x/{id}/{other}` would be), for the calls answered before the OpenAPI middleware matched them:
+ * 401s and 429s of the access check, 413s and 415s of the body limits.
+ */
+export function routeTemplates(spec: { servers?: { url: string }[]; paths?: object }): Template[] {
+  const base = new URL(spec.servers?.[0]?.url ?? "http://localhost/", "http://localhost").pathname.replace(
+    /\/$/,
+    "",
+  );
+  return Object.keys(spec.paths ?? {})
+    .map((path) => ({
+      label: `${base}${path}`,
+      params: (path.match(/\{/g) ?? []).length,
+      pattern: new RegExp(
+        `^${`${base}${path}`
+          .split(/\{[^}]+\}/)
+          .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, "\\$&"))
+          .join("[^/]+")}/?$`,
+        "i",
+      ),
+    }))
+    .sort((a, b) => a.params - b.params)
+    .map(({ label, pattern }) => ({ label, pattern }));
+}
+
+function routeOf(req: Parameters<RequestHandler>[0], templates: readonly Template[]): string {
   const openapi = (req as { openapi?: { openApiRoute?: string } }).openapi;
   if (openapi?.openApiRoute) return openapi.openApiRoute;
   const route = (req as { route?: { path?: string } }).route?.path;
-  return route ? `${req.baseUrl}${route}` : "unmatched";
+  if (route) return `${req.baseUrl}${route}`;
+  const path = req.originalUrl.split("?")[0] ?? "";
+  return templates.find((t) => t.pattern.test(path))?.label ?? "unmatched";
 }
 
 /** What the middleware stamps on a call it counts: the process's metrics and when the call began. */
 const STARTED = Symbol("oisr.metrics.started");
-type Stamped = Parameters<RequestHandler>[0] & { [STARTED]?: { metrics: Metrics; at: number } };
+type Stamped = Parameters<RequestHandler>[0] & {
+  [STARTED]?: { metrics: Metrics; templates: readonly Template[]; at: number };
+};
 
 /**
  * Counts the call when Node has sent its answer, from Node's own `http.server.response.finish`
@@ -29,7 +62,7 @@ function onResponseFinish(message: unknown): void {
   const { request, response } = message as { request: Stamped; response: { statusCode: number } };
   const started = request[STARTED];
   if (!started) return;
-  const route = routeOf(request);
+  const route = routeOf(request, started.templates);
   const method = request.method;
   started.metrics.httpRequests.inc({ route, method, status: String(response.statusCode) });
   started.metrics.httpDuration.observe({ route, method }, (performance.now() - started.at) / 1000);
@@ -37,13 +70,14 @@ function onResponseFinish(message: unknown): void {
 
 let subscribed = false;
 
-export function metricsMiddleware(metrics: Metrics): RequestHandler {
+/** `templates`: the API's routes (routeTemplates), to label calls answered before routing. */
+export function metricsMiddleware(metrics: Metrics, templates: readonly Template[] = []): RequestHandler {
   if (!subscribed) {
     subscribe("http.server.response.finish", onResponseFinish);
     subscribed = true;
   }
   return (req, _res, next) => {
-    (req as Stamped)[STARTED] = { metrics, at: performance.now() };
+    (req as Stamped)[STARTED] = { metrics, templates, at: performance.now() };
     next();
   };
 }

@@ -92,10 +92,14 @@ describe("GET /metrics on an all-in-one process", () => {
     ).toBe(1);
     expect(
       sample(text, 'oisr_http_request_duration_seconds_count{route="/v2/orders/{identifier}",method="GET"}'),
-    ).toBe(1);
+    ).toBe(2);
     expect(
       sample(text, 'oisr_http_request_duration_seconds_sum{route="/v2/ingest/orders",method="POST"}'),
     ).toBeGreaterThan(0);
+    // Refused before routing, still under its route template.
+    expect(text).toContain(
+      'oisr_http_requests_total{route="/v2/orders/{identifier}",method="GET",status="429"} 1',
+    );
     expect(text).toContain('oisr_rate_limit_refusals_total{scope="orders_read"} 1');
     expect(text).toContain('oisr_request_attempts_total{kind="orders",result="succeeded"} 1');
     expect(sample(text, 'oisr_requests_completed_total{kind="orders",status="succeeded"}')).toBe(1);
