@@ -4,6 +4,7 @@ import { baseUrlOf } from "./client.ts";
 import { ingestCommand } from "./commands/ingest.ts";
 import { ordersCommand } from "./commands/orders-watch.ts";
 import { requestsCommand } from "./commands/requests.ts";
+import { webhooksCommand } from "./commands/webhooks.ts";
 import { describeError } from "./errors.ts";
 import { EXIT, type Io, writeLine } from "./io.ts";
 import { UsageError } from "./sources/open.ts";
@@ -15,6 +16,8 @@ Commands:
                                                    import a JSON Lines or CSV file (resumable)
   requests get REQUEST_ID                          print a request's processing record
   orders watch [--cursor C] [--cursor-file F]      print the orders change feed as JSON Lines
+  webhooks recover SUBSCRIPTION_ID --since TIME    send a window of webhook events again
+  webhooks retry SUBSCRIPTION_ID DELIVERY_ID       send one delivery's event again
 
 Connection: --base-url URL (or OISR_BASE_URL, default http://127.0.0.1:8080/v2),
             --token TOKEN (or OISR_TOKEN).
@@ -23,6 +26,7 @@ Examples:
   oisr ingest orders orders.jsonl --report failures.jsonl
   oisr requests get 019593ed-b960-7678-bfcc-cf7dbea23c69
   oisr orders watch --cursor-file orders.cursor
+  oisr webhooks recover whs_01JN8S7QQT86WJ5VH5F0CXSRN7 --since 2025-03-26T00:00:00Z --wait
 
 Run "oisr <command> --help" for a command's options and more examples.`;
 
@@ -30,6 +34,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   ingest: ingestCommand,
   requests: requestsCommand,
   orders: ordersCommand,
+  webhooks: webhooksCommand,
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {

@@ -185,6 +185,7 @@ describe("--help", () => {
     [["ingest", "--help"], "oisr ingest orders orders.jsonl --report failures.jsonl"],
     [["requests", "--help"], "oisr requests get 0195"],
     [["orders", "--help"], "oisr orders watch --cursor-file orders.cursor"],
+    [["webhooks", "--help"], "oisr webhooks recover whs_01JN8S7QQT86WJ5VH5F0CXSRN7 --since"],
   ])("%j shows an example", async (args, example) => {
     const run = await runCli(args, { url: system.url, token: "x" });
     expect(run.code).toBe(0);
