@@ -1,4 +1,5 @@
 // What a route handler gets: the authenticated account, validated inputs, and the mock's parts.
+import { retentionCutoff } from "@oisr/contract";
 import type { Clock } from "../clock.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -46,6 +47,16 @@ export const ok = (body: unknown, headers?: Record<string, string>): RouteResult
 });
 
 export { limitOf, stringFilters } from "@oisr/contract";
+
+/** The oldest instant (ms) the mock still shows: request records, events and recoveries before it are gone, as on the server. */
+export function retentionCutoffMs(runtime: Runtime): number {
+  return retentionCutoff(new Date(runtime.clock.now()), runtime.options.requestRetentionDays).getTime();
+}
+
+/** Whether something created at `at` (ms) is still within the retention period. */
+export function retained(runtime: Runtime, at: number): boolean {
+  return at >= retentionCutoffMs(runtime);
+}
 
 /** The base path (e.g. `/v2`) that `Location` headers start with. */
 export function basePath(runtime: Runtime): string {

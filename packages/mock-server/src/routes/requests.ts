@@ -1,22 +1,10 @@
 // GET /requests (newest first) and GET /requests/{request_id}. Records older than the retention
 // period are gone, as after the server's purge.
-import {
-  limitOf,
-  notFound,
-  requestPage,
-  retentionCutoff,
-  stringFilters,
-  toRequestRecord,
-} from "@oisr/contract";
+import { limitOf, notFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
 import type { RequestEntry } from "../store/account.ts";
-import { ok, type RouteContext, type RouteHandler } from "./context.ts";
+import { ok, type RouteHandler, retained, retentionCutoffMs } from "./context.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function retained(ctx: RouteContext, entry: RequestEntry): boolean {
-  const { clock, options } = ctx.runtime;
-  return entry.acceptedAt >= retentionCutoff(new Date(clock.now()), options.requestRetentionDays).getTime();
-}
 
 const listRequests: RouteHandler = async (ctx) => {
   const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
@@ -28,13 +16,14 @@ const listRequests: RouteHandler = async (ctx) => {
   const limit = limitOf(ctx.query);
   const before = decoded.position;
   const final = (e: RequestEntry) => e.status === "succeeded" || e.status === "failed" || e.status === "dead";
+  const cutoff = retentionCutoffMs(ctx.runtime);
   const rows = ctx.account.requests
     .filter(
       (e) =>
         (!filters.status || e.status === filters.status) &&
         (!filters.kind || e.kind === filters.kind) &&
         (before === null || e.seq < before) &&
-        (!final(e) || retained(ctx, e)),
+        (!final(e) || e.acceptedAt >= cutoff),
     )
     .sort((a, b) => b.seq - a.seq)
     .slice(0, limit + 1);
@@ -44,7 +33,7 @@ const listRequests: RouteHandler = async (ctx) => {
 const getRequest: RouteHandler = (ctx) => {
   const id = ctx.params.request_id ?? "";
   const entry = UUID.test(id) ? ctx.account.requestById.get(id.toLowerCase()) : undefined;
-  if (!entry || !retained(ctx, entry)) throw notFound(`No request ${id} in this account.`);
+  if (!entry || !retained(ctx.runtime, entry.acceptedAt)) throw notFound(`No request ${id} in this account.`);
   return ok(toRequestRecord(entry));
 };
 

@@ -10,7 +10,6 @@ import {
   recoveryLocation,
   recoveryNotFound,
   recoveryWindow,
-  retentionCutoff,
   retryRefused,
   subscriptionChange,
   subscriptionDisabled,
@@ -24,7 +23,7 @@ import {
   webhookUrlNotAllowed,
 } from "@oisr/contract";
 import type { Recovery, Subscription } from "../store/account.ts";
-import { basePath, limitOf, ok, type RouteContext, type RouteHandler } from "./context.ts";
+import { basePath, limitOf, ok, type RouteContext, type RouteHandler, retained } from "./context.ts";
 
 function checkUrl(ctx: RouteContext, url: string): void {
   const check = classifyWebhookUrl(url, ctx.runtime.options.webhooks.allowPrivateNetworks);
@@ -134,12 +133,6 @@ const listWebhookDeliveries: RouteHandler = async (ctx) => {
   );
 };
 
-/** Events and recoveries are kept for the request retention period, as on the server. */
-function retained(ctx: RouteContext, at: number): boolean {
-  const { clock, options } = ctx.runtime;
-  return at >= retentionCutoff(new Date(clock.now()), options.requestRetentionDays).getTime();
-}
-
 const retryWebhookDelivery: RouteHandler = (ctx) => {
   const s = found(ctx);
   const id = ctx.params.delivery_id ?? "";
@@ -148,7 +141,7 @@ const retryWebhookDelivery: RouteHandler = (ctx) => {
   if (retryRefused(s.status, d.eventType)) throw subscriptionDisabled(s.id);
   // Past the retention the event is gone, as GET /events/{event_id} says.
   const recorded = ctx.account.events.find((e) => e.event.id === d.eventId);
-  if (!recorded || !retained(ctx, recorded.at)) throw eventNotFound(d.eventId);
+  if (!recorded || !retained(ctx.runtime, recorded.at)) throw eventNotFound(d.eventId);
   const delivery = ctx.runtime.webhooks.resend(ctx.account, s, recorded.event, "retry");
   return { status: 202, body: toWebhookDelivery(delivery) };
 };
@@ -186,7 +179,7 @@ const getWebhookRecovery: RouteHandler = (ctx) => {
   const s = found(ctx);
   const id = ctx.params.recovery_id ?? "";
   const r = ctx.account.recoveries.get(id);
-  if (!r || r.subscriptionId !== s.id || !retained(ctx, r.createdAt)) throw recoveryNotFound(id);
+  if (!r || r.subscriptionId !== s.id || !retained(ctx.runtime, r.createdAt)) throw recoveryNotFound(id);
   return ok(toWebhookRecovery(r));
 };
 
