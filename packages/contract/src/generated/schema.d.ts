@@ -758,6 +758,120 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api_keys": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List API keys
+         * @description Lists the account's API keys, newest first, revoked and expired ones included (with
+         *     `status`, `revoked_at` and `expires_at`), so you can audit who could call the API and when
+         *     each key was last used. Secrets are never listed; `prefix` tells keys apart.
+         *
+         *     Permission: `api_keys:read`. Rate-limit scope: `api_keys`.
+         */
+        get: operations["listApiKeys"];
+        put?: never;
+        /**
+         * Create an API key
+         * @description Creates a key with a name, the permissions it grants and, optionally, when it expires. The
+         *     answer carries the `secret` (`oisr_...`): store it now, it is shown again only when the key
+         *     is rotated, and OISR keeps only its hash.
+         *
+         *     A key never grants more than the key that creates it: asking for a permission the calling
+         *     key does not hold is `403` (`insufficient_permission`, naming that permission), and a
+         *     calling key that expires cannot create one that outlives it. `expires_at` must be in the
+         *     future and at most 366 days ahead; leave it out for a key that lasts until revoked (only a
+         *     key without expiry may create one). Those rules are `400` (`validation_failed`, code
+         *     `out_of_range` at `/expires_at`). Nothing is stored when the call is refused.
+         *
+         *     Permission: `api_keys:write`. Rate-limit scope: `api_keys`.
+         */
+        post: operations["createApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api_keys/{api_key_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id (`key_...`), never its secret.
+                 * @example key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+                 */
+                api_key_id: components["parameters"]["ApiKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get an API key
+         * @description Returns one key (without its secret). A key of another account is `404`.
+         *
+         *     Permission: `api_keys:read`. Rate-limit scope: `api_keys`.
+         */
+        get: operations["getApiKey"];
+        put?: never;
+        post?: never;
+        /**
+         * Revoke an API key
+         * @description Revokes a key at once: from the answer on, every server process refuses each of its
+         *     secrets (`401`); no process caches keys. The key stays listed, with `status: revoked` and
+         *     `revoked_at`. Revoking an already revoked key is `409` (`api_key_inactive`); revoking the
+         *     account's last active key that holds `api_keys:write` is `409` (`last_admin_key`), so an
+         *     account can never lock itself out (an operator can still revoke it with
+         *     `oisr-server keys revoke`). A key may revoke itself.
+         *
+         *     Permission: `api_keys:write`. Rate-limit scope: `api_keys`.
+         */
+        delete: operations["revokeApiKey"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api_keys/{api_key_id}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The key's id (`key_...`), never its secret.
+                 * @example key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+                 */
+                api_key_id: components["parameters"]["ApiKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate an API key's secret
+         * @description Gives the key a new secret, returned once in this answer. The key keeps its id, name,
+         *     permissions and expiry. The previous secret keeps working for `overlap_seconds` (default
+         *     24 hours, at most 7 days; `0` ends it at once), long enough to deploy the new one, and is
+         *     refused (`401` `api_key_expired`) afterwards; `previous_secret_expires_at` says when.
+         *     Secrets replaced by earlier rotations keep their own end. The body is optional.
+         *
+         *     Rotating a revoked or expired key is `409` (`api_key_inactive`): create a new key
+         *     instead. Rotating the account's last admin key is allowed (the caller receives the new
+         *     secret), which is how an account with one admin key recovers from a leak.
+         *
+         *     Permission: `api_keys:write`. Rate-limit scope: `api_keys`.
+         */
+        post: operations["rotateApiKey"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/openapi.json": {
         parameters: {
             query?: never;
@@ -1650,6 +1764,8 @@ export interface components {
         /** @description The processing record of one ingest call. */
         RequestRecord: {
             request_id: components["schemas"]["RequestId"];
+            /** @description The API key that submitted the request; `null` for requests accepted before API keys existed. */
+            api_key_id: components["schemas"]["ApiKeyId"] | null;
             kind: components["schemas"]["RequestKind"];
             status: components["schemas"]["RequestStatus"];
             trace_id: components["schemas"]["TraceId"];
@@ -1689,10 +1805,150 @@ export interface components {
             has_more: boolean;
         };
         /**
+         * @description What a key may do. Each operation names the one it needs in its `security` requirement.
+         *
+         *     | permission | calls |
+         *     |---|---|
+         *     | `ingest:write` | `POST /ingest/*` |
+         *     | `orders:read` | `GET /orders*` |
+         *     | `returns:read` | `GET /returns*` |
+         *     | `inventory:read` | `GET /inventory*` |
+         *     | `requests:read` | `GET /requests*` |
+         *     | `events:read` | `GET /events*` |
+         *     | `webhooks:read` | `GET /webhook_subscriptions*` (subscriptions, deliveries, recoveries) |
+         *     | `webhooks:write` | every other `/webhook_subscriptions*` call; includes `webhooks:read` |
+         *     | `api_keys:read` | `GET /api_keys*` |
+         *     | `api_keys:write` | create, rotate and revoke keys; includes `api_keys:read` |
+         *
+         *     A `:write` permission includes the `:read` of the same resource; nothing else implies
+         *     anything. `webhooks:write` can send return and request events to any URL, so grant it as
+         *     you would `returns:read` and `requests:read`. An ingest integration that waits for its
+         *     requests needs `requests:read` as well as `ingest:write`.
+         * @enum {string}
+         */
+        Permission: "ingest:write" | "orders:read" | "returns:read" | "inventory:read" | "requests:read" | "events:read" | "webhooks:read" | "webhooks:write" | "api_keys:read" | "api_keys:write";
+        /**
+         * @description Server id of an API key. Shown in request records, events and logs instead of the secret.
+         * @example key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+         */
+        ApiKeyId: string;
+        ApiKeyCreate: {
+            /** @description What the key is for, e.g. the integration that uses it. */
+            name: string;
+            /** @description What the key may do; at least one, each at most once, none the calling key lacks. */
+            permissions: components["schemas"]["Permission"][];
+            /**
+             * Format: date-time
+             * @description When the key stops working: in the future and at most 366 days ahead, and not after
+             *     the calling key's own expiry. Leave it out for a key that works until revoked.
+             */
+            expires_at?: string;
+        };
+        ApiKeyRotate: {
+            /**
+             * @description How long the previous secret keeps working; `0` refuses it at once.
+             * @default 86400
+             */
+            overlap_seconds: number;
+        };
+        /** @description An API key, without its secret. */
+        ApiKey: {
+            id: components["schemas"]["ApiKeyId"];
+            name: string;
+            permissions: components["schemas"]["Permission"][];
+            /**
+             * @description The first 12 characters of the current secret (`oisr_` and 7 more): enough to match a
+             *     key to a secret found in a log or a leak report, far too few to use.
+             */
+            prefix: string;
+            /**
+             * @description `active`; `expired` once `expires_at` has passed; `revoked` once revoked (final).
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            created_at: components["schemas"]["CreatedAt"];
+            /** @description The key that created this one; `null` for keys made by an operator (`oisr-server`). */
+            created_by: components["schemas"]["ApiKeyId"] | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working; `null` for a key that works until revoked.
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a call last authenticated with the key, to the minute: it is recorded at most once
+             *     a minute per key and server process, so it can lag by up to a minute. `null` if never used.
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description The last rotation; `null` if never rotated.
+             */
+            rotated_at: string | null;
+            /**
+             * Format: date-time
+             * @description While a secret replaced by rotation still works, when it stops; `null` otherwise.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+        };
+        /** @description An API key and its secret, answered only on creation and on rotation. */
+        ApiKeyWithSecret: {
+            id: components["schemas"]["ApiKeyId"];
+            name: string;
+            permissions: components["schemas"]["Permission"][];
+            /**
+             * @description The first 12 characters of the current secret (`oisr_` and 7 more): enough to match a
+             *     key to a secret found in a log or a leak report, far too few to use.
+             */
+            prefix: string;
+            /**
+             * @description `active`; `expired` once `expires_at` has passed; `revoked` once revoked (final).
+             * @enum {string}
+             */
+            status: "active" | "expired" | "revoked";
+            created_at: components["schemas"]["CreatedAt"];
+            /** @description The key that created this one; `null` for keys made by an operator (`oisr-server`). */
+            created_by: components["schemas"]["ApiKeyId"] | null;
+            /**
+             * Format: date-time
+             * @description When the key stops working; `null` for a key that works until revoked.
+             */
+            expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description When a call last authenticated with the key, to the minute: it is recorded at most once
+             *     a minute per key and server process, so it can lag by up to a minute. `null` if never used.
+             */
+            last_used_at: string | null;
+            /**
+             * Format: date-time
+             * @description The last rotation; `null` if never rotated.
+             */
+            rotated_at: string | null;
+            /**
+             * Format: date-time
+             * @description While a secret replaced by rotation still works, when it stops; `null` otherwise.
+             */
+            previous_secret_expires_at: string | null;
+            /** Format: date-time */
+            revoked_at: string | null;
+            /** @description The bearer token (`oisr_` and 43 more characters). Shown once; OISR keeps only its SHA-256 hash. */
+            secret: string;
+        };
+        ApiKeyPage: {
+            data: components["schemas"]["ApiKey"][];
+            /** @description Cursor for the next page, present on every page. */
+            next_cursor: string;
+            /** @description Whether more items are available right now. */
+            has_more: boolean;
+        };
+        /**
          * @description Stable machine-readable error code; see the Errors section of the introduction.
          * @enum {string}
          */
-        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "subscription_disabled" | "rate_limited" | "internal_error" | "service_unavailable";
+        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "subscription_disabled" | "insufficient_permission" | "api_key_expired" | "api_key_inactive" | "last_admin_key" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description One way in which a request does not match this document. */
         FieldError: {
             /**
@@ -1706,7 +1962,8 @@ export interface components {
              *     `format`, `minimum`, `maxLength`, `minItems`, `maxItems`, `additionalProperties`;
              *     `url_not_allowed` for a webhook URL that is not https or resolves to a private address;
              *     `out_of_range` for a recovery window that starts before the retention period or ends
-             *     before it starts; or `unsupported_character` for a string holding U+0000 or a lone
+             *     before it starts, or an API key's `expires_at` that is past, too far ahead or after
+             *     the calling key's own expiry; or `unsupported_character` for a string holding U+0000 or a lone
              *     UTF-16 surrogate, which JSON allows but no stored document can hold.
              */
             code: string;
@@ -1736,6 +1993,15 @@ export interface components {
              *     in `detail`). Validation work is bounded by what it reports, not by the body.
              */
             errors_total?: number;
+            /** @description For `insufficient_permission`, the permission the call needs. */
+            permission?: components["schemas"]["Permission"];
+            /** @description For the API key problems, the key concerned. */
+            api_key_id?: components["schemas"]["ApiKeyId"];
+            /**
+             * Format: date-time
+             * @description For `api_key_expired`, when the key or its replaced secret stopped working.
+             */
+            expired_at?: string;
         };
         /**
          * @description - `return.created`: a return's first version.
@@ -1900,6 +2166,8 @@ export interface components {
              * @description When the change that caused the event was committed.
              */
             created_at: string;
+            /** @description The API key whose call caused the event (the key that submitted the ingest request); `null` for requests accepted before API keys existed. */
+            api_key_id: components["schemas"]["ApiKeyId"] | null;
             data: {
                 object: components["schemas"]["Return"];
             };
@@ -1918,6 +2186,8 @@ export interface components {
              * @description When the request's final status was committed.
              */
             created_at: string;
+            /** @description The API key whose call caused the event (the key that submitted the ingest request); `null` for requests accepted before API keys existed. */
+            api_key_id: components["schemas"]["ApiKeyId"] | null;
             data: {
                 object: components["schemas"]["RequestEventObject"];
             };
@@ -1930,6 +2200,8 @@ export interface components {
          */
         RequestEventObject: {
             request_id: components["schemas"]["RequestId"];
+            /** @description The API key that submitted the request; `null` for requests accepted before API keys existed. */
+            api_key_id: components["schemas"]["ApiKeyId"] | null;
             kind: components["schemas"]["RequestKind"];
             /**
              * @description The final status.
@@ -1975,6 +2247,8 @@ export interface components {
             type: "webhook.test";
             /** Format: date-time */
             created_at: string;
+            /** @description The API key whose call caused the event (the key that called `…/test`). */
+            api_key_id: components["schemas"]["ApiKeyId"] | null;
             data: {
                 object: {
                     subscription_id: components["schemas"]["WebhookSubscriptionId"];
@@ -2073,11 +2347,46 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
-        /** @description The token is missing, malformed, unknown or revoked. */
+        /**
+         * @description The token is missing, malformed, unknown or revoked (`unauthorized`), or the key expired or
+         *     its secret was replaced by a rotation whose overlap ended (`api_key_expired`, with
+         *     `expired_at` and `api_key_id`).
+         */
         Unauthorized: {
             headers: {
                 "X-Trace-Id": components["headers"]["X-Trace-Id"];
                 "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description The key is valid but lacks the permission this call needs (`permission` names it,
+         *     `api_key_id` names the key). Nothing was stored and the call did not count toward any rate
+         *     limit. Ask an account admin for a key that holds the permission.
+         */
+        Forbidden: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /**
+         * @description `api_key_inactive`: the key is revoked or expired. `last_admin_key`: revoking it would
+         *     leave the account without an active key that holds `api_keys:write`.
+         */
+        ApiKeyConflict: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
                 [name: string]: unknown;
             };
             content: {
@@ -2380,6 +2689,11 @@ export interface components {
          */
         EventIdPath: string;
         /**
+         * @description The key's id (`key_...`), never its secret.
+         * @example key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+         */
+        ApiKeyIdPath: string;
+        /**
          * @description The event id (`evt_...`); the same on every attempt. Use it to deduplicate.
          * @example evt_01JPSG5BNAAA3HC4D9C7NWCM7D
          */
@@ -2455,7 +2769,8 @@ export interface components {
          */
         Allow: string;
         /**
-         * @description The authentication scheme to use, `Bearer` (RFC 6750).
+         * @description The authentication scheme to use, `Bearer` (RFC 6750); on `403`, with
+         *     `error="insufficient_scope"` and the missing permission as `scope`.
          * @example Bearer
          */
         "WWW-Authenticate": string;
@@ -3840,6 +4155,264 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Opaque cursor from a previous page's `next_cursor`; leave it out to start from the
+                 *     beginning. It carries the filters it was made with: send it with the same filters (or
+                 *     none), otherwise the call is `400` (`invalid_cursor`).
+                 * @example Oz5dHqunQ0hmlIesHLfUVWyGqJPZ65z6
+                 */
+                cursor?: components["parameters"]["Cursor"];
+                /**
+                 * @description Maximum number of items in the page.
+                 * @example 100
+                 */
+                limit?: components["parameters"]["Limit"];
+            };
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of API keys, newest first. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyCreate"];
+            };
+        };
+        responses: {
+            /** @description The key, with its secret (shown only here and on rotation). */
+            201: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    /**
+                     * @description The new key, `/v2/api_keys/{id}`.
+                     * @example /v2/api_keys/key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+                     */
+                    Location: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The key's id (`key_...`), never its secret.
+                 * @example key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+                 */
+                api_key_id: components["parameters"]["ApiKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The key. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    revokeApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The key's id (`key_...`), never its secret.
+                 * @example key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+                 */
+                api_key_id: components["parameters"]["ApiKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The revoked key. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKey"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["ApiKeyConflict"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateApiKey: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The key's id (`key_...`), never its secret.
+                 * @example key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD
+                 */
+                api_key_id: components["parameters"]["ApiKeyIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["ApiKeyRotate"];
+            };
+        };
+        responses: {
+            /** @description The key with its new secret. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ApiKeyWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["ApiKeyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
