@@ -1,6 +1,40 @@
 // Public API of @oisr/contract: the HTTP contract as the server, the mock, the CLI and the SDK
 // state it — one implementation each (issue 16). Browser-safe: no `node:` imports, no I/O.
 
+export {
+  ADMIN_PERMISSION,
+  type ApiKey,
+  type ApiKeyCreate,
+  type ApiKeyRotate,
+  type ApiKeyStatus,
+  type ApiKeyWithSecret,
+  apiKeyExpired,
+  apiKeyInactive,
+  apiKeyLocation,
+  apiKeyNotFound,
+  apiKeyStatus,
+  type CallingKey,
+  DEFAULT_ROTATION_OVERLAP_SECONDS,
+  grantingPermissions,
+  grants,
+  insufficientPermission,
+  isActiveAdmin,
+  isPermission,
+  LAST_USED_RESOLUTION_MS,
+  lastAdminKey,
+  MAX_KEY_LIFETIME_DAYS,
+  MAX_ROTATION_OVERLAP_SECONDS,
+  newKeyProblem,
+  PERMISSIONS,
+  type Permission,
+  permissionFor,
+  rotationOverlapMs,
+  SECRET_PREFIX_LENGTH,
+  type StoredApiKey,
+  secretPrefix,
+  toApiKey,
+  toApiKeyWithSecret,
+} from "./api-keys.ts";
 export { base64, base64url, fromBase64 } from "./base64.ts";
 export {
   type BodyOptions,
@@ -76,6 +110,7 @@ export {
   notFound,
   type Problem,
   type ProblemCode,
+  type ProblemExtensions,
   payloadTooLarge,
   problemBody,
   SERVICE_UNAVAILABLE_DETAIL,

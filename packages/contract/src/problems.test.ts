@@ -64,7 +64,7 @@ describe("the 401, 405 and 503 problems server and mock both answer", () => {
     expect([bad.status, bad.code, bad.message]).toEqual([
       401,
       "unauthorized",
-      "The bearer token is unknown or revoked.",
+      "The bearer token is unknown or revoked. API keys are created with POST /v2/api_keys by a key holding api_keys:write, or by an operator with `oisr-server accounts create`.",
     ]);
     expect(bad.headers).toEqual({ "WWW-Authenticate": 'Bearer realm="oisr"', Connection: "close" });
     expect(unauthorized(false).message).toBe("Send `Authorization: Bearer <token>`.");

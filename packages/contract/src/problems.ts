@@ -7,6 +7,8 @@ import { PROBLEM_TITLES } from "./http-contract.ts";
 
 export type ProblemCode = components["schemas"]["ProblemCode"];
 export type Problem = components["schemas"]["Problem"];
+/** The members a problem may carry beyond the standard ones, as the spec's `Problem` lists them. */
+export type ProblemExtensions = Pick<Problem, "permission" | "api_key_id" | "expired_at">;
 
 /** Thrown anywhere in request handling; answered as a problem by the server's or the mock's pipeline. */
 export class HttpProblem extends Error {
@@ -16,12 +18,19 @@ export class HttpProblem extends Error {
   /** How many errors were found; the body lists at most 100 of `errors` (problemErrors). */
   readonly errorsTotal: number | undefined;
   readonly headers: Record<string, string>;
+  /** Extension members of the body (RFC 9457 section 3.2), e.g. `permission` and `api_key_id`. */
+  readonly extensions: ProblemExtensions;
 
   constructor(
     status: number,
     code: ProblemCode,
     detail: string,
-    options: { errors?: FieldError[]; errorsTotal?: number; headers?: Record<string, string> } = {},
+    options: {
+      errors?: FieldError[];
+      errorsTotal?: number;
+      headers?: Record<string, string>;
+      extensions?: ProblemExtensions;
+    } = {},
   ) {
     super(detail);
     this.status = status;
@@ -29,6 +38,7 @@ export class HttpProblem extends Error {
     this.errors = options.errors;
     this.errorsTotal = options.errorsTotal;
     this.headers = options.headers ?? {};
+    this.extensions = options.extensions ?? {};
   }
 }
 
@@ -40,6 +50,7 @@ export function problemBody(problem: HttpProblem, traceId: string): Problem {
     detail: problem.message,
     trace_id: traceId,
     code: problem.code,
+    ...problem.extensions,
     ...(problem.errors ? problemErrors(problem.errors, problem.errorsTotal) : {}),
   };
 }
@@ -65,7 +76,9 @@ export const unauthorized = (hadToken: boolean, headers: Record<string, string> 
   new HttpProblem(
     401,
     "unauthorized",
-    hadToken ? "The bearer token is unknown or revoked." : "Send `Authorization: Bearer <token>`.",
+    hadToken
+      ? "The bearer token is unknown or revoked. API keys are created with POST /v2/api_keys by a key holding api_keys:write, or by an operator with `oisr-server accounts create`."
+      : "Send `Authorization: Bearer <token>`.",
     { headers: { "WWW-Authenticate": 'Bearer realm="oisr"', ...headers } },
   );
 

@@ -25,6 +25,8 @@ describe("rate-limit scopes (CONTRACT section 8)", () => {
     ["PATCH", "/webhook_subscriptions/whs_1", ["webhooks"]],
     ["GET", "/events", ["events_read"]],
     ["GET", "/events/evt_1", ["events_read"]],
+    ["POST", "/api_keys", ["api_keys"]],
+    ["DELETE", "/api_keys/key_1", ["api_keys"]],
     ["GET", "/openapi.json", []],
     ["GET", "/", []],
   ])("%s %s counts toward %j", (method, path, scopes) => {

@@ -10,6 +10,7 @@ export const RATE_LIMIT_SCOPES = [
   "returns_read",
   "webhooks",
   "events_read",
+  "api_keys",
 ] as const;
 export type RateLimitScope = (typeof RATE_LIMIT_SCOPES)[number];
 export type RateLimits = Record<RateLimitScope, number>;
@@ -22,6 +23,7 @@ export const DEFAULT_RATE_LIMITS: Readonly<RateLimits> = {
   returns_read: 120,
   webhooks: 60,
   events_read: 120,
+  api_keys: 60,
 };
 
 /** The rolling window every limit is counted over. */
@@ -54,6 +56,7 @@ export function scopesFor(method: string, path: string): RateLimitScope[] {
   if (p.startsWith("/requests")) return ["requests_read"];
   if (p.startsWith("/returns") || p.startsWith("/inventory")) return ["returns_read"];
   if (p.startsWith("/events")) return ["events_read"];
+  if (p.startsWith("/api_keys")) return ["api_keys"];
   return [];
 }
 

@@ -18,6 +18,7 @@ const base: FinalRequestRecord = {
   status: "succeeded",
   trace_id: "4bf92f3577b34da6a3ce929d0e0e4736",
   idempotency_key: null,
+  api_key_id: "key_01JKQ9ZT1E4N7C2H8V5B3M6X0P",
   item_count: 2,
   accepted_at: "2026-01-01T10:00:00.000Z",
   started_at: "2026-01-01T10:00:00.050Z",
@@ -99,6 +100,7 @@ describe("request events", () => {
       id: "evt_1",
       type: "request.dead",
       created_at: dead.completed_at,
+      api_key_id: dead.api_key_id,
       data: { object: { ...dead, errors_total: 0, url: `/api/v2/requests/${ID}` } },
     });
     expect(requestEvent("evt_2", succeeded(1)).type).toBe("request.succeeded");

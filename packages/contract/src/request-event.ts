@@ -66,7 +66,13 @@ export function requestEvent(
 ): RequestEvent & WebhookEventBody<RequestEventObject> {
   const type = requestEventType(record.status);
   return {
-    ...webhookEventBody(id, type, record.completed_at, requestEventObject(record, requestsPath)),
+    ...webhookEventBody(
+      id,
+      type,
+      record.completed_at,
+      record.api_key_id,
+      requestEventObject(record, requestsPath),
+    ),
     type,
   };
 }

@@ -19,6 +19,8 @@ export interface StoredRequest {
   status: Schemas["RequestStatus"];
   traceId: string;
   idempotencyKey: string | null;
+  /** The API key that submitted it; null for requests accepted before API keys existed. */
+  apiKeyId: string | null;
   itemCount: number;
   acceptedAt: Instant;
   startedAt: Instant | null;
@@ -40,6 +42,7 @@ export function toRequestRecord(request: StoredRequest): RequestRecord {
     status: request.status,
     trace_id: request.traceId,
     idempotency_key: request.idempotencyKey,
+    api_key_id: request.apiKeyId,
     item_count: request.itemCount,
     accepted_at: isoInstant(request.acceptedAt),
     started_at: request.startedAt === null ? null : isoInstant(request.startedAt),

@@ -147,10 +147,13 @@ describe("events", () => {
   });
 
   it("shapes an event body, and the test event's object", () => {
-    expect(webhookEventBody("evt_1", "webhook.test", Date.parse(CREATED), testEventObject("whs_1"))).toEqual({
+    expect(
+      webhookEventBody("evt_1", "webhook.test", Date.parse(CREATED), "key_1", testEventObject("whs_1")),
+    ).toEqual({
       id: "evt_1",
       type: "webhook.test",
       created_at: CREATED,
+      api_key_id: "key_1",
       data: { object: { subscription_id: "whs_1", message: "This is a test event from OISR." } },
     });
   });

@@ -117,6 +117,8 @@ export interface WebhookEventBody<T = unknown> {
   id: string;
   type: string;
   created_at: string;
+  /** The API key whose call caused the event; null for requests accepted before API keys existed. */
+  api_key_id: string | null;
   data: { object: T };
 }
 
@@ -124,9 +126,10 @@ export function webhookEventBody<T>(
   id: string,
   type: string,
   createdAt: Moment,
+  apiKeyId: string | null,
   object: T,
 ): WebhookEventBody<T> {
-  return { id, type, created_at: iso(createdAt), data: { object } };
+  return { id, type, created_at: iso(createdAt), api_key_id: apiKeyId, data: { object } };
 }
 
 /** The `data.object` of a `webhook.test` event. */

@@ -1845,11 +1845,8 @@ export interface components {
             expires_at?: string;
         };
         ApiKeyRotate: {
-            /**
-             * @description How long the previous secret keeps working; `0` refuses it at once.
-             * @default 86400
-             */
-            overlap_seconds: number;
+            /** @description How long the previous secret keeps working, 86400 (24 hours) when left out; `0` refuses it at once. */
+            overlap_seconds?: number;
         };
         /** @description An API key, without its secret. */
         ApiKey: {
@@ -1858,9 +1855,11 @@ export interface components {
             permissions: components["schemas"]["Permission"][];
             /**
              * @description The first 12 characters of the current secret (`oisr_` and 7 more): enough to match a
-             *     key to a secret found in a log or a leak report, far too few to use.
+             *     key to a secret found in a log or a leak report, far too few to use. `null` for keys
+             *     whose secret was made before API keys existed (only its hash was ever stored) until
+             *     they are rotated.
              */
-            prefix: string;
+            prefix: string | null;
             /**
              * @description `active`; `expired` once `expires_at` has passed; `revoked` once revoked (final).
              * @enum {string}
@@ -1900,9 +1899,11 @@ export interface components {
             permissions: components["schemas"]["Permission"][];
             /**
              * @description The first 12 characters of the current secret (`oisr_` and 7 more): enough to match a
-             *     key to a secret found in a log or a leak report, far too few to use.
+             *     key to a secret found in a log or a leak report, far too few to use. `null` for keys
+             *     whose secret was made before API keys existed (only its hash was ever stored) until
+             *     they are rotated.
              */
-            prefix: string;
+            prefix: string | null;
             /**
              * @description `active`; `expired` once `expires_at` has passed; `revoked` once revoked (final).
              * @enum {string}
