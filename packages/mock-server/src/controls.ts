@@ -1,5 +1,5 @@
 // The test controls of a mock: state (reset, seed, accounts), time, and scenarios.
-import { toWebhookSubscription } from "@oisr/contract";
+import { toApiKey, toWebhookSubscription } from "@oisr/contract";
 import { applyBatch, type IngestBodies, type IngestKind } from "@oisr/domain";
 import type { MockCore } from "./core.ts";
 import { HttpProblem } from "./http/problem.ts";
@@ -7,6 +7,7 @@ import type { AccountView, MockControls, MockRequest, MockStoreView } from "./pu
 import { MOCK_TOKEN } from "./public-types.ts";
 import { type Account, type RequestEntry, toRequestRecord } from "./store/account.ts";
 import type {
+  ApiKey,
   InventoryLevel,
   Order,
   RequestRecord,
@@ -50,6 +51,13 @@ export function createControls(core: MockCore): { controls: MockControls; store:
     events: () => account.events.map((e) => e.event as WebhookEvent),
     subscriptions: () =>
       [...account.subscriptions.values()].map((s) => toWebhookSubscription(s) as WebhookSubscription),
+    apiKeys: () => {
+      const now = clock.now();
+      return store.keys
+        .ofAccount(account.id)
+        .sort((a, b) => (a.id < b.id ? -1 : 1))
+        .map((k) => toApiKey(k, now) as ApiKey);
+    },
   });
 
   function seedBatch(
@@ -58,7 +66,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
     operationId: string,
     body: object,
     returnId?: string,
-    emit = false,
+    emit: string | null | false = false,
   ) {
     try {
       core.validateBody(operationId, body, returnId);
@@ -81,7 +89,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
       throw new Error(`seed: ${kind} rejected by the business rules: ${detail}`);
     }
     account.applyChanges(outcome.changes);
-    if (emit) webhooks.emit(account, outcome.events);
+    if (emit !== false) webhooks.emit(account, outcome.events, undefined, emit);
   }
 
   function chunks<T>(items: T[] | undefined, each: (chunk: T[]) => void): void {
@@ -98,8 +106,9 @@ export function createControls(core: MockCore): { controls: MockControls; store:
     },
     seed(data, options = {}) {
       const token = options.token ?? MOCK_TOKEN;
-      const account = accountOf(token);
-      const emit = options.events === true;
+      const { account, key } = store.credentialsFor(token);
+      // Events as if the token's key had ingested the data.
+      const emit = options.events === true ? key.id : false;
       chunks(data.orders, (orders) =>
         seedBatch(account, "orders", "ingestOrders", { orders }, undefined, emit),
       );
@@ -117,7 +126,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
           seedBatch(account, "dispositions", "ingestDispositions", { dispositions }, returnId, emit),
         );
       }
-      return { token, accountId: account.id };
+      return { token, accountId: account.id, apiKeyId: key.id };
     },
     clock,
     failNext(outcome = "dead", options = {}) {
@@ -162,11 +171,11 @@ export function createControls(core: MockCore): { controls: MockControls; store:
         .map(({ e, id }) => toMockRequest(e, id));
     },
     createAccount(name) {
-      const { account, token } = store.createAccount(name);
-      return { accountId: account.id, token };
+      const { account, key, token } = store.createAccount(name);
+      return { accountId: account.id, token, apiKeyId: key.id };
     },
     createToken(accountId) {
-      return store.createToken(accountId);
+      return store.createToken(accountId).token;
     },
     revokeToken(token) {
       store.revokeToken(token);

@@ -1,11 +1,15 @@
 // The request pipeline, in the server's middleware order: trace id → CORS → (unauthenticated
-// service routes) → auth → rate limit → JSON body → route (404/405) → media type (415) → schema
-// validation (400) → route handler. Takes a fetch `Request`, answers a fetch `Response`, so msw,
+// service routes) → auth (401) → permission (403) → rate limit (429) → JSON body → route (404/405)
+// → media type (415) → schema validation (400) → route handler. Takes a fetch `Request`, answers a fetch `Response`, so msw,
 // the standalone HTTP server and tests all drive the same code.
 import {
+  apiKeyExpired,
   bearerToken,
+  grants,
+  insufficientPermission,
   methodNotAllowed,
   openapiDocument,
+  permissionFor,
   rateLimitedProblem,
   rateLimitHeaders,
   SERVICE_UNAVAILABLE_DETAIL,
@@ -23,6 +27,7 @@ import { HttpProblem, problemBody } from "./http/problem.ts";
 import { traceIdFrom } from "./http/trace.ts";
 import { SpecValidator } from "./http/validate.ts";
 import { type MockOptions, type ResolvedOptions, resolveOptions } from "./options.ts";
+import { apiKeyRoutes } from "./routes/api-keys.ts";
 import type { RouteHandler, RouteResult, Runtime } from "./routes/context.ts";
 import { eventRoutes } from "./routes/events.ts";
 import { feedRoutes } from "./routes/feeds.ts";
@@ -30,9 +35,8 @@ import { ingestRoutes } from "./routes/ingest.ts";
 import { requestRoutes } from "./routes/requests.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import { Scenarios } from "./scenarios.ts";
-import type { Account } from "./store/account.ts";
 import { Processor } from "./store/processor.ts";
-import { MockStore } from "./store/store.ts";
+import { type Credentials, MockStore } from "./store/store.ts";
 import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
 
 const ROUTES: Record<string, RouteHandler> = {
@@ -41,6 +45,7 @@ const ROUTES: Record<string, RouteHandler> = {
   ...requestRoutes,
   ...webhookRoutes,
   ...eventRoutes,
+  ...apiKeyRoutes,
 };
 
 type ServicePath = "/healthz" | "/readyz" | "/docs";
@@ -173,11 +178,17 @@ export class MockCore {
     if (retryAfter !== null) {
       throw serviceUnavailable(SERVICE_UNAVAILABLE_DETAIL.database, retryAfter);
     }
-    const account = this.#authenticate(request);
+    const { account, key } = this.#authenticate(request);
+    this.#authorize(key, method, path);
     this.#rateLimit(account, method, path, headers);
     const body = await readJsonBody(request);
     const { operation, params } = this.#table.match(method, path);
-    if (operation.bodySchema && mediaType(request) !== "application/json") {
+    if (
+      operation.bodySchema &&
+      mediaType(request) !== "application/json" &&
+      // An optional body may be left out altogether (no Content-Type, nothing sent).
+      (operation.bodyRequired || !(await isEmpty(request)))
+    ) {
       throw new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
     }
     // Null prototypes: a parameter or header named `__proto__` must be an ordinary member, not
@@ -204,6 +215,7 @@ export class MockCore {
     return handler({
       runtime,
       account,
+      apiKey: key,
       traceId,
       path,
       params,
@@ -213,16 +225,31 @@ export class MockCore {
     });
   }
 
-  #authenticate(request: Request): Account {
+  #authenticate(request: Request): Credentials {
     const token = bearerToken(request.headers.get("authorization"));
-    const account = token ? this.runtime.store.authenticate(token, this.options.acceptAnyToken) : null;
-    if (!account) {
-      throw unauthorized(Boolean(token));
+    const found = token ? this.runtime.store.authenticate(token, this.options.acceptAnyToken) : null;
+    if (!found) throw unauthorized(Boolean(token));
+    if ("expired" in found) {
+      const { keyId, at, replacedSecret } = found.expired;
+      throw apiKeyExpired(keyId, at, replacedSecret);
     }
-    return account;
+    return found;
   }
 
-  #rateLimit(account: Account, method: string, path: string, headers: Record<string, string>): void {
+  /** 403 when the key lacks the permission the call needs (before anything else about the call). */
+  #authorize(key: Credentials["key"], method: string, path: string): void {
+    const permission = permissionFor(method, path);
+    if (permission && !grants(key.permissions, permission)) {
+      throw insufficientPermission(key.id, permission, `${method} ${this.options.baseUrl.pathname}${path}`);
+    }
+  }
+
+  #rateLimit(
+    account: Credentials["account"],
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+  ): void {
     const limits = this.options.rateLimits;
     const scopes = scopesFor(method, path);
     if (limits === false || scopes.length === 0) return;
@@ -238,6 +265,12 @@ export class MockCore {
       throw new HttpProblem(problem.status, problem.code, problem.detail, { headers: problem.headers });
     }
   }
+}
+
+/** Whether a request that is not JSON sent no body at all. */
+async function isEmpty(request: Request): Promise<boolean> {
+  if (request.body === null) return true;
+  return (await request.arrayBuffer()).byteLength === 0;
 }
 
 function build(request: Request, result: RouteResult, base: Record<string, string>): Response {

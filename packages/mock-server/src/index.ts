@@ -17,6 +17,7 @@ export { MOCK_TOKEN } from "./public-types.ts";
 export type { RateLimitScope, RateLimits } from "./store/rate-limit.ts";
 export { DEFAULT_RATE_LIMITS, RATE_LIMIT_SCOPES } from "./store/rate-limit.ts";
 export type {
+  ApiKey,
   DispositionInput,
   InventoryLevel,
   InventorySnapshotInput,
@@ -24,6 +25,7 @@ export type {
   Order,
   OrderInput,
   OrderShipment,
+  Permission,
   RequestKind,
   RequestRecord,
   RequestStatus,

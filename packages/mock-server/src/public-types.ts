@@ -4,6 +4,7 @@ import type { RequestHandler } from "msw";
 import type { MockClock } from "./clock.ts";
 import type { RateLimitScope, RateLimits } from "./store/rate-limit.ts";
 import type {
+  ApiKey,
   DispositionInput,
   InventoryLevel,
   InventorySnapshotInput,
@@ -89,6 +90,8 @@ export interface AccountView {
   requests(): MockRequest[];
   events(): WebhookEvent[];
   subscriptions(): WebhookSubscription[];
+  /** The account's API keys as `GET /api_keys/{id}` shows them (no secrets), oldest first. */
+  apiKeys(): ApiKey[];
 }
 
 /** Read access to the mock's data, by account. */
@@ -99,10 +102,14 @@ export interface MockStoreView {
 }
 
 export interface MockControls {
-  /** Forgets every account, request, event and scenario; the clock goes back to its start. */
+  /**
+   * Forgets every account, request, event, key made through `/api_keys` and scenario; the clock goes
+   * back to its start. Tokens stay valid (their keys as they were made), revocations of them are
+   * forgotten.
+   */
   reset(): void;
   /** Puts data straight into an account through the domain's rules, without requests. */
-  seed(data: SeedData, options?: SeedOptions): { token: string; accountId: string };
+  seed(data: SeedData, options?: SeedOptions): { token: string; accountId: string; apiKeyId: string };
   clock: MockClock;
   /** The next request (of the account / kind given) ends `dead` after every attempt, or `failed`. */
   failNext(outcome?: "dead" | "failed", options?: FailNextOptions): void;
@@ -118,11 +125,14 @@ export interface MockControls {
   events(options?: { token?: string; type?: string }): WebhookEvent[];
   /** Ingest requests accepted so far, oldest first. */
   requests(options?: { token?: string; status?: string; kind?: RequestKind }): MockRequest[];
-  /** A new account and its token (any new `oisr_…` token is also an account of its own). */
-  createAccount(name?: string): { accountId: string; token: string };
-  /** Another token for an account. */
+  /**
+   * A new account and its token, the secret of an admin key (every permission, no expiry):
+   * `apiKeyId` is the key's id. Any new `oisr_…` token is also an account of its own.
+   */
+  createAccount(name?: string): { accountId: string; token: string; apiKeyId: string };
+  /** Another token for an account: the secret of another admin key. */
   createToken(accountId: string): string;
-  /** The token is answered 401 from now on. */
+  /** Revokes the token's key: it and every other secret of the key are answered 401 from now on. */
   revokeToken(token: string): void;
   /** Keeps requests `pending` until `resumeProcessing` (or `flush`). */
   pauseProcessing(): void;

@@ -20,11 +20,15 @@ export type RequestKind = Schemas["RequestKind"];
 export type RequestStatus = Schemas["RequestStatus"];
 export type ItemError = Schemas["ItemError"];
 export type WebhookSubscription = Schemas["WebhookSubscription"];
+export type ApiKey = Schemas["ApiKey"];
+export type Permission = Schemas["Permission"];
 
-/** A webhook event as delivered: `{id, type, created_at, data: {object}}`. */
+/** A webhook event as delivered: `{id, type, created_at, api_key_id, data: {object}}`. */
 export interface WebhookEvent {
   id: string;
   type: string;
   created_at: string;
+  /** The key whose call caused the event (`null` for events no call caused). */
+  api_key_id: string | null;
   data: { object: unknown };
 }

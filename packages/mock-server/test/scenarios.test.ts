@@ -1,4 +1,5 @@
 // Scenarios a test arms through the controls: dead and failed requests, outages, slow answers.
+import { unauthorized } from "@oisr/contract";
 import { describe, expect, it } from "vitest";
 import { client, frozenMock, order, tick } from "./support.ts";
 
@@ -94,7 +95,7 @@ describe("accounts", () => {
     const revoked = await call("GET", "/orders");
     expect(revoked.status).toBe(401);
     expect(revoked.headers.get("www-authenticate")).toBe('Bearer realm="oisr"');
-    expect(revoked.body.detail).toBe("The bearer token is unknown or revoked.");
+    expect(revoked.body.detail).toBe(unauthorized(true).message);
   });
 
   it("reset forgets all data; tokens it made stay valid, with empty accounts", async () => {

@@ -64,6 +64,7 @@ function ingest(kind: IngestKind, items: string): RouteHandler {
       status: "pending",
       traceId: ctx.traceId,
       idempotencyKey,
+      apiKeyId: ctx.apiKey.id,
       returnId,
       // A copy: the caller's object must not change what gets applied.
       body: JSON.parse(bodyJson),

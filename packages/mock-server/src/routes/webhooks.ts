@@ -23,7 +23,7 @@ import {
   webhookUrlNotAllowed,
 } from "@oisr/contract";
 import type { Recovery, Subscription } from "../store/account.ts";
-import { basePath, limitOf, ok, type RouteContext, type RouteHandler, retained } from "./context.ts";
+import { basePath, idPage, ok, type RouteContext, type RouteHandler, retained } from "./context.ts";
 
 function checkUrl(ctx: RouteContext, url: string): void {
   const check = classifyWebhookUrl(url, ctx.runtime.options.webhooks.allowPrivateNetworks);
@@ -35,23 +35,6 @@ function found(ctx: RouteContext): Subscription {
   const subscription = ctx.account.subscriptions.get(id);
   if (!subscription) throw subscriptionNotFound(id);
   return subscription;
-}
-
-/** A newest-first page keyed by id; an empty page keeps the position it was asked from. */
-async function page<R extends { id: string }, T>(ctx: RouteContext, rows: R[], map: (row: R) => T) {
-  const limit = limitOf(ctx.query);
-  const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
-  const before = (await cursors.decode<string>(ctx.query.cursor, {})).position || null;
-  const sorted = rows
-    .filter((r) => before === null || r.id < before)
-    .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
-    .slice(0, limit + 1);
-  const data = sorted.slice(0, limit);
-  return {
-    data: data.map(map),
-    next_cursor: await cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
-    has_more: sorted.length > limit,
-  };
 }
 
 const createWebhookSubscription: RouteHandler = (ctx) => {
@@ -81,7 +64,7 @@ const createWebhookSubscription: RouteHandler = (ctx) => {
 };
 
 const listWebhookSubscriptions: RouteHandler = async (ctx) =>
-  ok(await page(ctx, [...ctx.account.subscriptions.values()], (s) => toWebhookSubscription(s)));
+  ok(await idPage(ctx, [...ctx.account.subscriptions.values()], (s) => toWebhookSubscription(s)));
 
 const getWebhookSubscription: RouteHandler = (ctx) => ok(toWebhookSubscription(found(ctx)));
 
@@ -118,14 +101,14 @@ const rotateWebhookSecret: RouteHandler = (ctx) => {
 };
 
 const testWebhookSubscription: RouteHandler = (ctx) => {
-  const delivery = ctx.runtime.webhooks.test(ctx.account, found(ctx), ctx.traceId);
+  const delivery = ctx.runtime.webhooks.test(ctx.account, found(ctx), ctx.traceId, ctx.apiKey.id);
   return { status: 202, body: toWebhookDelivery(delivery) };
 };
 
 const listWebhookDeliveries: RouteHandler = async (ctx) => {
   const s = found(ctx);
   return ok(
-    await page(
+    await idPage(
       ctx,
       ctx.account.deliveries.filter((d) => d.subscriptionId === s.id),
       toWebhookDelivery,

@@ -27,6 +27,8 @@ export interface RequestEntry {
   status: RequestStatus;
   traceId: string;
   idempotencyKey: string | null;
+  /** The key whose secret submitted it (`api_key_id`). */
+  apiKeyId: string | null;
   /** `{return_id}` of a dispositions call. */
   returnId: string | undefined;
   body: unknown;
@@ -98,7 +100,7 @@ export interface Recovery extends RecoveryRecord {
   completedAt: number | null;
 }
 
-/** A webhook event as delivered: `{id, type, created_at, data: {object}}`. */
+/** A webhook event as delivered: `{id, type, created_at, api_key_id, data: {object}}`. */
 export type WebhookEvent = WebhookEventBody;
 
 export interface FeedPosition {

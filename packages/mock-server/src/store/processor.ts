@@ -141,7 +141,7 @@ export class Processor {
         account.applyChanges(outcome.changes);
         entry.status = "succeeded";
         entry.result = outcome.result;
-        this.#webhooks.emit(account, outcome.events, entry.traceId);
+        this.#webhooks.emit(account, outcome.events, entry.traceId, entry.apiKeyId);
         complete();
         return;
       } catch {
@@ -170,6 +170,7 @@ export class Processor {
       object,
       Date.parse(record.completed_at),
       entry.traceId,
+      record.api_key_id,
     );
   }
 }

@@ -47,30 +47,49 @@ export class WebhookDispatcher {
     this.#options = options;
   }
 
-  /** Records the events of one applied request and fans them out; `traceId` is the request's. */
-  emit(account: Account, events: DomainEvent[], traceId?: string): WebhookEvent[] {
+  /**
+   * Records the events of one applied request and fans them out; `traceId` and `apiKeyId` are the
+   * request's.
+   */
+  emit(
+    account: Account,
+    events: DomainEvent[],
+    traceId?: string,
+    apiKeyId: string | null = null,
+  ): WebhookEvent[] {
     return events.map((e) => {
-      const event = this.#record(account, e.type, e.return, this.#clock.now(), traceId);
+      const event = this.#record(account, e.type, e.return, this.#clock.now(), traceId, apiKeyId);
       this.#fanOut(account, event);
       return event;
     });
   }
 
   /** Records one event of the account (a request's `request.<status>`, created `at` its completion) and fans it out. */
-  publish(account: Account, type: string, object: unknown, at: number, traceId?: string): WebhookEvent {
-    const event = this.#record(account, type, object, at, traceId);
+  publish(
+    account: Account,
+    type: string,
+    object: unknown,
+    at: number,
+    traceId?: string,
+    apiKeyId: string | null = null,
+  ): WebhookEvent {
+    const event = this.#record(account, type, object, at, traceId, apiKeyId);
     this.#fanOut(account, event);
     return event;
   }
 
-  /** `POST …/test`: a `webhook.test` event for this subscription only, whatever its events and status. */
-  test(account: Account, subscription: Subscription, traceId?: string): Delivery {
+  /**
+   * `POST …/test`: a `webhook.test` event for this subscription only, whatever its events and
+   * status; `apiKeyId` is the calling key's.
+   */
+  test(account: Account, subscription: Subscription, traceId: string, apiKeyId: string): Delivery {
     const event = this.#record(
       account,
       TEST_EVENT_TYPE,
       testEventObject(subscription.id),
       this.#clock.now(),
       traceId,
+      apiKeyId,
     );
     return this.#newDelivery(account, subscription, event, 1, this.#clock.now(), "test");
   }
@@ -161,8 +180,9 @@ export class WebhookDispatcher {
     object: unknown,
     now = this.#clock.now(),
     traceId?: string,
+    apiKeyId: string | null = null,
   ): WebhookEvent {
-    const event = webhookEventBody(this.#store.newId("evt"), type, now, structuredClone(object));
+    const event = webhookEventBody(this.#store.newId("evt"), type, now, apiKeyId, structuredClone(object));
     if (traceId) this.#traceIds.set(event.id, traceId);
     account.events.push({ event, accountId: account.id, at: now });
     this.#payloads.set(event.id, event);
