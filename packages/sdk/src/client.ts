@@ -10,6 +10,7 @@ import { activeTraceparent } from "./internal/traceparent.ts";
 import { createTransport, type FetchLike } from "./internal/transport.ts";
 import { type EventsResource, eventsResource } from "./resources/events.ts";
 import { type InventoryResource, inventoryResource } from "./resources/inventory.ts";
+import { type KeysResource, keysResource } from "./resources/keys.ts";
 import { type OrdersResource, ordersResource } from "./resources/orders.ts";
 import { type RequestsResource, requestsResource } from "./resources/requests.ts";
 import { type ReturnsResource, returnsResource } from "./resources/returns.ts";
@@ -94,6 +95,8 @@ export interface OisrClient {
   readonly webhooks: WebhooksResource;
   /** The account's events, pulled: the same objects as the webhook bodies. */
   readonly events: EventsResource;
+  /** The account's API keys: create restricted keys, rotate and revoke them. */
+  readonly keys: KeysResource;
   /**
    * The underlying typed openapi-fetch client, for anything the helpers do not cover. It shares
    * the retries, timeouts, idempotency keys, throttle and auth; it returns `{ data, error, response }`
@@ -153,6 +156,7 @@ export function createClient(options: ClientOptions): OisrClient {
     requests: requestsResource(ctx),
     webhooks: webhooksResource(ctx),
     events: eventsResource(ctx),
+    keys: keysResource(ctx),
     raw,
   };
 }

@@ -1,4 +1,4 @@
-import type { FieldError, ProblemCode, ProblemDetails, RequestRecord } from "./types.ts";
+import type { FieldError, Permission, ProblemCode, ProblemDetails, RequestRecord } from "./types.ts";
 
 /**
  * Base class of every error the SDK throws (except the caller's own `AbortSignal` reason, which is
@@ -20,7 +20,8 @@ export class OisrError extends Error {
 /**
  * The API answered with an error status (`application/problem+json`, RFC 9457).
  * Subclasses narrow by status: {@link ValidationError} (400), {@link AuthenticationError} (401),
- * {@link NotFoundError} (404), {@link ConflictError} (409/422), {@link RateLimitError} (429).
+ * {@link PermissionError} (403), {@link NotFoundError} (404), {@link ConflictError} (409/422),
+ * {@link RateLimitError} (429).
  * Any other status (405, 413, 415, 5xx after retries…) is a plain `ApiError`.
  *
  * @example
@@ -76,9 +77,54 @@ export class ValidationError extends ApiError {
   }
 }
 
-/** `401`: missing, malformed, unknown or revoked token. */
+/**
+ * `401`: missing, malformed, unknown or revoked token (`code` `unauthorized`), or an expired key
+ * or a secret replaced by a rotation whose overlap ended (`api_key_expired`, with `expiredAt`).
+ * Never retried.
+ *
+ * @example
+ * ```ts
+ * catch (err) {
+ *   if (err instanceof AuthenticationError && err.code === "api_key_expired")
+ *     console.error(`key ${err.apiKeyId} expired at ${err.expiredAt}`);
+ * }
+ * ```
+ */
 export class AuthenticationError extends ApiError {
   override name = "AuthenticationError";
+  /** For `api_key_expired`: when the key, or the secret a rotation replaced, stopped working. */
+  get expiredAt(): string | undefined {
+    return this.problem.expired_at;
+  }
+  /** For `api_key_expired`: the key (`key_…`) whose secret was sent. */
+  get apiKeyId(): string | undefined {
+    return this.problem.api_key_id;
+  }
+}
+
+/**
+ * `403 insufficient_permission`: the key is valid but lacks the permission the call needs
+ * (`permission`; `apiKeyId` names the key). Nothing was stored and no rate limit counted it; no
+ * retry can help: use a key that holds the permission. Also `keys.create` asking for a
+ * permission the calling key does not hold.
+ *
+ * @example
+ * ```ts
+ * catch (err) {
+ *   if (err instanceof PermissionError) console.error(`key ${err.apiKeyId} needs ${err.permission}`);
+ * }
+ * ```
+ */
+export class PermissionError extends ApiError {
+  override name = "PermissionError";
+  /** The permission the call needs (`undefined` if the body was not the API's problem). */
+  get permission(): Permission | undefined {
+    return this.problem.permission;
+  }
+  /** The key that lacks it (`key_…`). */
+  get apiKeyId(): string | undefined {
+    return this.problem.api_key_id;
+  }
 }
 
 /** `404`: no such resource in your account (another account's resources look the same), or an expired request record. */
@@ -88,10 +134,11 @@ export class NotFoundError extends ApiError {
 
 /**
  * `422 idempotency_key_reused`: the `Idempotency-Key` was already used on this endpoint within
- * 24 h with a different body; use a new key for a new body. Or a `409`, such as
- * `subscription_disabled` from `webhooks.recover` / `webhooks.retryDelivery` on a disabled
- * subscription: enable it with `webhooks.update(id, { status: "enabled" })` first. Tell them apart
- * by `code`.
+ * 24 h with a different body; use a new key for a new body. Or a `409`: `subscription_disabled`
+ * from `webhooks.recover` / `webhooks.retryDelivery` on a disabled subscription (enable it with
+ * `webhooks.update(id, { status: "enabled" })` first); `api_key_inactive` from `keys.rotate` /
+ * `keys.revoke` on a revoked or expired key; `last_admin_key` from `keys.revoke` on the account's
+ * last active key holding `api_keys:write`. Tell them apart by `code`.
  */
 export class ConflictError extends ApiError {
   override name = "ConflictError";

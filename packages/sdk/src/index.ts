@@ -7,6 +7,7 @@ export {
   ConnectionError,
   NotFoundError,
   OisrError,
+  PermissionError,
   RateLimitError,
   RequestFailedError,
   TimeoutError,
@@ -27,6 +28,7 @@ export type { ChangesOptions } from "./internal/paginate.ts";
 export type { WaitForOptions } from "./internal/poll.ts";
 export type { EventChangesOptions, EventsResource } from "./resources/events.ts";
 export type { InventoryResource } from "./resources/inventory.ts";
+export type { ApiKeyCreateParams, ApiKeyRotateParams, KeysResource } from "./resources/keys.ts";
 export type { OrderChangesOptions, OrdersResource } from "./resources/orders.ts";
 export type { RequestsResource } from "./resources/requests.ts";
 export type { ReturnChangesOptions, ReturnsResource } from "./resources/returns.ts";

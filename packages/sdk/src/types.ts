@@ -103,6 +103,16 @@ export type Event = Schemas["Event"];
 export type EventPage = Schemas["EventPage"];
 export type ListEventsParams = Query<"listEvents">;
 
+// ── API keys ─────────────────────────────────────────────────────────────────────────────────
+/** What a key may do (`orders:read`, `ingest:write`…); a `:write` includes the `:read` of its resource. */
+export type Permission = Schemas["Permission"];
+/** An API key as the API shows it: never its secret, but `prefix`, its first 12 characters. */
+export type ApiKey = Schemas["ApiKey"];
+/** A key with its secret (`oisr_…`): only from `keys.create` and `keys.rotate`. Store it then. */
+export type ApiKeyWithSecret = Schemas["ApiKeyWithSecret"];
+export type ApiKeyPage = Schemas["ApiKeyPage"];
+export type ListApiKeysParams = Query<"listApiKeys">;
+
 // ── Lists ────────────────────────────────────────────────────────────────────────────────────
 /** The shape every list endpoint answers: `next_cursor` is present on every page, the last one included. */
 export interface Page<T> {

@@ -17,6 +17,7 @@ const event: WebhookEvent = {
   id: "evt_01JD3X0000000000000000000A",
   type: "webhook.test",
   created_at: "2025-01-01T12:00:00Z",
+  api_key_id: null,
   data: { object: { subscription_id: "whs_01JD3X0000000000000000000B", message: "This is a test event." } },
 };
 

@@ -4,11 +4,16 @@
 import type { components, operations, webhooks } from "@oisr/contract/schema";
 import { describe, expectTypeOf, it } from "vitest";
 import {
+  type ApiKey,
+  type ApiKeyWithSecret,
   type ApiPromise,
+  type AuthenticationError,
   createClient,
   type Event,
   type EventPage,
   type OrderInput,
+  type Permission,
+  type PermissionError,
   type RequestEvent,
   verifyWebhook,
   type WebhookEvent,
@@ -61,6 +66,57 @@ describe("resources", () => {
     expectTypeOf(client.orders.ingest).parameter(0).toEqualTypeOf<OrderInput[]>();
     expectTypeOf(client.orders.ingest).returns.resolves.toEqualTypeOf<Schemas["IngestAccepted"]>();
     expectTypeOf(client.orders.ingestAndWait).returns.resolves.toEqualTypeOf<Schemas["RequestRecord"]>();
+  });
+});
+
+describe("API keys", () => {
+  it("Permission, ApiKey and ApiKeyWithSecret are the spec's", () => {
+    expectTypeOf<Permission>().toEqualTypeOf<Schemas["Permission"]>();
+    expectTypeOf<ApiKey>().toEqualTypeOf<Schemas["ApiKey"]>();
+    expectTypeOf<ApiKeyWithSecret>().toEqualTypeOf<Schemas["ApiKeyWithSecret"]>();
+  });
+
+  it("keys.* take and resolve to the spec's types", () => {
+    expectTypeOf(client.keys.create).returns.toEqualTypeOf<ApiPromise<Schemas["ApiKeyWithSecret"]>>();
+    expectTypeOf(client.keys.create)
+      .parameter(0)
+      .toHaveProperty("permissions")
+      .toEqualTypeOf<readonly Schemas["Permission"][]>();
+    expectTypeOf(client.keys.list).returns.resolves.toEqualTypeOf<Schemas["ApiKeyPage"]>();
+    expectTypeOf(client.keys.list)
+      .parameter(0)
+      .toEqualTypeOf<NonNullable<operations["listApiKeys"]["parameters"]["query"]> | undefined>();
+    expectTypeOf(client.keys.iterate).returns.toEqualTypeOf<
+      AsyncGenerator<Schemas["ApiKey"], void, undefined>
+    >();
+    expectTypeOf(client.keys.get).returns.resolves.toEqualTypeOf<Schemas["ApiKey"]>();
+    expectTypeOf(client.keys.rotate).returns.toEqualTypeOf<ApiPromise<Schemas["ApiKeyWithSecret"]>>();
+    expectTypeOf(client.keys.revoke).returns.resolves.toEqualTypeOf<Schemas["ApiKey"]>();
+    expectTypeOf<ApiKeyWithSecret["secret"]>().toEqualTypeOf<string>();
+  });
+
+  it("the key errors expose the problem's members", () => {
+    expectTypeOf<PermissionError["permission"]>().toEqualTypeOf<Schemas["Permission"] | undefined>();
+    expectTypeOf<PermissionError["apiKeyId"]>().toEqualTypeOf<string | undefined>();
+    expectTypeOf<AuthenticationError["expiredAt"]>().toEqualTypeOf<string | undefined>();
+  });
+
+  it("refuses permissions the spec does not have and misspelt options", () => {
+    client.keys.create({ name: "ERP", permissions: ["orders:read", "ingest:write"] });
+    const reads = ["orders:read", "returns:read"] as const; // a readonly tuple is taken too
+    client.keys.create({ name: "ERP", permissions: reads, expiresAt: new Date() });
+    // @ts-expect-error not a permission of the spec (orders are read-only)
+    client.keys.create({ name: "ERP", permissions: ["orders:write"] });
+    // @ts-expect-error permissions are required
+    client.keys.create({ name: "ERP" });
+    // @ts-expect-error the SDK's options are camelCase: expiresAt
+    client.keys.create({ name: "ERP", permissions: ["orders:read"], expires_at: "2026-01-01T00:00:00Z" });
+    client.keys.rotate("key_1");
+    client.keys.rotate("key_1", { overlapSeconds: 0 });
+    // @ts-expect-error the overlap is a number of seconds
+    client.keys.rotate("key_1", { overlapSeconds: "1h" });
+    // @ts-expect-error the SDK's options are camelCase: overlapSeconds
+    client.keys.rotate("key_1", { overlap_seconds: 60 });
   });
 });
 

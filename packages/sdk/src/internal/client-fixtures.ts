@@ -23,6 +23,7 @@ export const disposition = fixtures.disposition("L1", 1);
 export const record = (status: RequestRecord["status"], extra: Partial<RequestRecord> = {}) =>
   json({
     request_id: REQUEST_ID,
+    api_key_id: null,
     kind: "orders",
     status,
     trace_id: "0af7651916cd43dd8448eb211c80319c",

@@ -6,6 +6,7 @@ import { DEFAULT_POLL_TIMING, type FetchRecord, pollUntilFinal } from "./poll.ts
 const record = (status: RequestRecord["status"], attempts = 0): RequestRecord =>
   ({
     request_id: "0193a0b8-0000-7000-8000-000000000001",
+    api_key_id: null,
     kind: "orders",
     status,
     trace_id: "0af7651916cd43dd8448eb211c80319c",

@@ -3,6 +3,7 @@ import {
   AuthenticationError,
   ConflictError,
   NotFoundError,
+  PermissionError,
   RateLimitError,
   ValidationError,
 } from "../errors.ts";
@@ -18,6 +19,8 @@ export function errorFromResponse(response: Response, body: unknown): ApiError {
       return new ValidationError(status, problem, headers);
     case 401:
       return new AuthenticationError(status, problem, headers);
+    case 403:
+      return new PermissionError(status, problem, headers);
     case 404:
       return new NotFoundError(status, problem, headers);
     case 409:
