@@ -17,8 +17,8 @@ export interface Credentials {
 }
 
 /**
- * Why a known key's secret no longer works: the key passed its `expires_at`, or (`replacedSecret`)
- * the secret was replaced by a rotation whose overlap ended; `at` is the earlier of those that passed.
+ * Why a known key's secret no longer works: the key passed its `expires_at` (`at`), else
+ * (`replacedSecret`) the secret was replaced by a rotation whose overlap ended at `at`.
  */
 export interface ExpiredSecret {
   expired: { keyId: string; at: number; replacedSecret: boolean };
@@ -62,13 +62,13 @@ export class MockStore {
     }
     if (found === "refused" || found.key.revokedAt !== null) return null;
     const { key, replacedEndsAt } = found;
-    const ended = [
-      replacedEndsAt !== null && replacedEndsAt <= now ? { at: replacedEndsAt, replacedSecret: true } : null,
-      key.expiresAt !== null && key.expiresAt <= now ? { at: key.expiresAt, replacedSecret: false } : null,
-    ]
-      .filter((e) => e !== null)
-      .sort((a, b) => a.at - b.at)[0];
-    if (ended) return { expired: { keyId: key.id, ...ended } };
+    // The key's expiry first, as the server's statement decides it.
+    if (key.expiresAt !== null && key.expiresAt <= now) {
+      return { expired: { keyId: key.id, at: key.expiresAt, replacedSecret: false } };
+    }
+    if (replacedEndsAt !== null && replacedEndsAt <= now) {
+      return { expired: { keyId: key.id, at: replacedEndsAt, replacedSecret: true } };
+    }
     key.lastUsedAt = now;
     return { account: this.#accountOf(key.accountId), key };
   }
