@@ -38,7 +38,7 @@ describe("startMockServer", () => {
 
   it("exposes the controls under /__mock/", async () => {
     const created = await fetch(`${server.origin}/__mock/accounts`, { method: "POST", body: "{}" });
-    const { token } = (await created.json()) as { token: string };
+    const { token, apiKeyId } = (await created.json()) as { token: string; apiKeyId: string };
     await fetch(`${server.origin}/__mock/fail-next`, {
       method: "POST",
       body: JSON.stringify({ outcome: "failed", token }),
@@ -57,8 +57,15 @@ describe("startMockServer", () => {
       expect.objectContaining({
         request_id: ((await ack.json()) as { request_id: string }).request_id,
         status: "failed",
+        api_key_id: apiKeyId,
       }),
     ]);
+    // An optional body may be left out over HTTP too (no Content-Type, nothing sent).
+    const rotated = await fetch(`${server.url}/api_keys/${apiKeyId}/rotate`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(rotated.status).toBe(200);
     await fetch(`${server.origin}/__mock/tokens/revoke`, { method: "POST", body: JSON.stringify({ token }) });
     expect(
       (await fetch(`${server.url}/orders`, { headers: { authorization: `Bearer ${token}` } })).status,
