@@ -1,7 +1,8 @@
 // The request pipeline, in the server's middleware order: trace id → CORS → (unauthenticated
-// service routes) → auth (401) → permission (403) → rate limit (429) → JSON body → route (404/405)
-// → media type (415) → schema validation (400) → route handler. Takes a fetch `Request`, answers a fetch `Response`, so msw,
-// the standalone HTTP server and tests all drive the same code.
+// service routes) → auth (401) → permission (403) → rate limit (429) → JSON body → route
+// (404/405) → media type (415) → schema validation (400) → route handler. Takes a fetch
+// `Request`, answers a fetch `Response`, so msw, the standalone HTTP server and tests all drive
+// the same code.
 import {
   apiKeyExpired,
   bearerToken,
