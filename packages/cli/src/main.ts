@@ -2,6 +2,7 @@
 import packageJson from "../package.json" with { type: "json" };
 import { baseUrlOf } from "./client.ts";
 import { ingestCommand } from "./commands/ingest.ts";
+import { keysCommand } from "./commands/keys.ts";
 import { ordersCommand } from "./commands/orders-watch.ts";
 import { requestsCommand } from "./commands/requests.ts";
 import { webhooksCommand } from "./commands/webhooks.ts";
@@ -18,6 +19,10 @@ Commands:
   orders watch [--cursor C] [--cursor-file F]      print the orders change feed as JSON Lines
   webhooks recover SUBSCRIPTION_ID --since TIME    send a window of webhook events again
   webhooks retry SUBSCRIPTION_ID DELIVERY_ID       send one delivery's event again
+  keys create --name NAME --permission P…          make an API key (prints its secret once)
+  keys list | get KEY_ID                           print the account's API keys
+  keys rotate KEY_ID [--overlap DURATION]          give a key a new secret
+  keys revoke KEY_ID                               revoke a key at once
 
 Connection: --base-url URL (or OISR_BASE_URL, default http://127.0.0.1:8080/v2),
             --token TOKEN (or OISR_TOKEN).
@@ -27,6 +32,7 @@ Examples:
   oisr requests get 019593ed-b960-7678-bfcc-cf7dbea23c69
   oisr orders watch --cursor-file orders.cursor
   oisr webhooks recover whs_01JN8S7QQT86WJ5VH5F0CXSRN7 --since 2025-03-26T00:00:00Z --wait
+  oisr keys create --name "WMS poller" --permission orders:read --permission returns:read
 
 Run "oisr <command> --help" for a command's options and more examples.`;
 
@@ -35,6 +41,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   requests: requestsCommand,
   orders: ordersCommand,
   webhooks: webhooksCommand,
+  keys: keysCommand,
 };
 
 export async function main(argv: string[], io: Io): Promise<number> {

@@ -186,6 +186,7 @@ describe("--help", () => {
     [["requests", "--help"], "oisr requests get 0195"],
     [["orders", "--help"], "oisr orders watch --cursor-file orders.cursor"],
     [["webhooks", "--help"], "oisr webhooks recover whs_01JN8S7QQT86WJ5VH5F0CXSRN7 --since"],
+    [["keys", "--help"], 'oisr keys create --name "WMS poller" --permission orders:read'],
   ])("%j shows an example", async (args, example) => {
     const run = await runCli(args, { url: system.url, token: "x" });
     expect(run.code).toBe(0);
