@@ -14,6 +14,7 @@ import { requestLogger } from "./http/request-log.ts";
 import { traceMiddleware } from "./http/trace.ts";
 import { unstorableParameters } from "./http/unstorable-parameters.ts";
 import { metricsMiddleware, metricsRoutes, routeTemplates } from "./metrics-http.ts";
+import { apiKeyRoutes } from "./routes/api-keys.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { createAsset, sendAsset } from "./routes/docs-assets.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -108,6 +109,7 @@ export function createApp(deps: AppDeps): Express {
       ...(deps.resolve ? { resolve: deps.resolve } : {}),
     }),
   );
+  v2.use(apiKeyRoutes(deps.apiKeys, cursors));
   app.use("/v2", v2);
   // After /v2: the API's calls, the hot path, then meet no probe or docs routes on their way.
   app.use(healthRoutes(deps.database));

@@ -1,12 +1,18 @@
 // Reads config and dispatches: `serve` (default) or an admin command.
 
-import { runAdminCommand } from "./cli/commands.ts";
+import { asksForHelp, runAdminCommand, USAGE } from "./cli/commands.ts";
 import { loadConfig } from "./config.ts";
 import { DataDirLocked } from "./db/data-dir-lock.ts";
 import { serve } from "./serve.ts";
 import { openServices } from "./services.ts";
 
 const args = process.argv.slice(2);
+
+if (asksForHelp(args)) {
+  // Before the configuration and the database: help works wherever the binary runs.
+  process.stdout.write(`${USAGE}\n`);
+  process.exit(0);
+}
 const config = loadConfig();
 
 if (args.length === 0 || args[0] === "serve") {

@@ -115,6 +115,8 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     close: () => {
       closing ??= (async () => {
         for (const stop of stops) await stop();
+        // The last_used_at values queued in the last second (store/last-used.ts).
+        await services.accounts.flush();
         await services.database.close();
         await tracing?.shutdown();
       })();

@@ -8,6 +8,7 @@ import { createCursors } from "./http/cursor.ts";
 import { createMetrics } from "./metrics.ts";
 import { createRequestStore } from "./queue/index.ts";
 import { createAccountStore } from "./store/accounts.ts";
+import { createApiKeyStore } from "./store/api-keys.ts";
 import { createEventStore } from "./store/events.ts";
 import { createResourceStore } from "./store/resources.ts";
 import { sharedSecret } from "./store/secrets.ts";
@@ -45,6 +46,7 @@ export async function openServices(config: ServicesConfig) {
   return {
     database,
     accounts: createAccountStore(database, config.rateLimits),
+    apiKeys: createApiKeyStore(database),
     requests,
     resources: createResourceStore(database),
     events: createEventStore(database, retentionDays),

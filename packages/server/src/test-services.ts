@@ -51,6 +51,7 @@ export async function enqueueRequests(
       bodyHash: hash("sha256", bodyJson, "hex"),
       itemCount: Object.values(r.body as Record<string, unknown[]>)[0]?.length ?? 0,
       idempotencyKey: null,
+      apiKeyId: null,
       traceId: randomUUID().replaceAll("-", ""),
     });
     if (outcome.kind !== "accepted") throw new Error("not accepted");

@@ -311,6 +311,7 @@ describe("OISR_METRICS_PORT", () => {
         bodyHash: "w-1",
         itemCount: 1,
         idempotencyKey: null,
+        apiKeyId: null,
         traceId: "0".repeat(32),
       });
       const completed = 'oisr_requests_completed_total{kind="orders",status="succeeded"}';

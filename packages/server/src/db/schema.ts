@@ -30,16 +30,47 @@ export const accounts = pgTable("accounts", {
   createdAt: ts("created_at").notNull().defaultNow(),
 });
 
+/**
+ * API keys (decision 013): what a secret may do and until when. A key's secrets are its rows in
+ * api_tokens; every statement on both tables lives in store/api-keys.ts.
+ */
+export const apiKeys = pgTable(
+  "api_keys",
+  {
+    /** `key_<ULID>`: the public id shown instead of the secret. */
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull(),
+    name: text("name").notNull(),
+    /** @oisr/contract's Permission names, in the order asked. */
+    permissions: text("permissions").array().notNull(),
+    /** The current secret's first characters; null for a secret made before keys existed. */
+    prefix: text("prefix"),
+    createdAt: ts("created_at").notNull().defaultNow(),
+    /** The key whose call created this one; null when an operator did (oisr-server). */
+    createdBy: text("created_by"),
+    expiresAt: ts("expires_at"),
+    /** Written at most once a minute per key and process (store/last-used.ts). */
+    lastUsedAt: ts("last_used_at"),
+    rotatedAt: ts("rotated_at"),
+    revokedAt: ts("revoked_at"),
+  },
+  (t) => [index("api_keys_account_idx").on(t.accountId, t.id)],
+);
+
+/** A key's secrets: the current one, and those replaced by rotation until their end. */
 export const apiTokens = pgTable(
   "api_tokens",
   {
     /** SHA-256 of the token, hex. The token itself is never stored. */
     tokenHash: text("token_hash").primaryKey(),
     accountId: text("account_id").notNull(),
+    keyId: text("key_id").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
+    /** Set when a rotation replaces this secret: it stops working then. Null for the current secret. */
+    expiresAt: ts("expires_at"),
     revokedAt: ts("revoked_at"),
   },
-  (t) => [index("api_tokens_account_idx").on(t.accountId)],
+  (t) => [index("api_tokens_account_idx").on(t.accountId), index("api_tokens_key_idx").on(t.keyId)],
 );
 
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
@@ -58,6 +89,8 @@ export const requests = pgTable(
     /** The accept call's span (W3C traceparent) when tracing was on: the worker's spans link to it. */
     traceparent: text("traceparent"),
     idempotencyKey: text("idempotency_key"),
+    /** The API key that submitted it; null for requests accepted before API keys existed. */
+    apiKeyId: text("api_key_id"),
     /** Path parameters of the ingest call (the return of a dispositions batch). */
     params: jsonb("params").$type<Record<string, string>>(),
     body: jsonb("body").notNull(),

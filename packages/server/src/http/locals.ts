@@ -1,6 +1,7 @@
 // What one call carries from middleware to handler, typed once for every read: `res.locals` and
 // the OpenAPI middleware's `req.openapi`. Only per-call facts travel in `res.locals`; stores and
 // settings reach routers as arguments (createApp).
+import type { CallingKey } from "@oisr/contract";
 import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
 import type { Account } from "../store/account.ts";
 
@@ -23,6 +24,12 @@ declare global {
        * after it, so they may read it unconditionally. Probes, docs and /metrics have none.
        */
       account: Account;
+      /**
+       * The API key of the call, set by accessMiddleware with `account`, and also for a call it
+       * refuses for the key's expiry or permission (the request log and the span name the key).
+       * Its id goes into request records, events and logs; the secret never leaves the middleware.
+       */
+      apiKey: CallingKey;
       /**
        * Set by verifyBody when a JSON body was read: false when its text cannot hold a string
        * PostgreSQL refuses, which spares the body validator that walk.

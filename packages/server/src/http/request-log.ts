@@ -1,5 +1,6 @@
 // One log line per answered call, with no credential in it: a token sent in the query string, in an
-// unexpected header or in a cookie is redacted from the URL, the parsed query and the headers.
+// unexpected header or in a cookie is redacted from the URL, the parsed query and the headers. The
+// calling API key is named by its id (`apiKeyId`), never by its secret.
 import { unescape as unescapeQuery } from "node:querystring";
 import type { Request, Response } from "express";
 import type { Logger } from "pino";
@@ -116,7 +117,8 @@ export function redactRequest<T extends LoggedRequest>(req: T): T {
 export function requestLogger(logger: Logger): HttpLogger<Request, Response> {
   return pinoHttp<Request, Response>({
     logger,
-    customProps: (_req, res) => ({ traceId: res.locals?.traceId }),
+    // apiKeyId is absent from calls without a key (unauthenticated, probes, docs): pino leaves out undefined.
+    customProps: (_req, res) => ({ traceId: res.locals?.traceId, apiKeyId: res.locals?.apiKey?.id }),
     serializers: {
       req: (req: LoggedRequest) => redactRequest(req),
       res: (res: { headers?: Record<string, unknown> }) => {

@@ -24,6 +24,8 @@ export interface NewRequest {
   bodyHash: string;
   itemCount: number;
   idempotencyKey: string | null;
+  /** The API key of the call (res.locals.apiKey); null only where no key called (tests). */
+  apiKeyId: string | null;
   traceId: string;
   /** The call's publish span (tracing on only), stored so the worker's spans can link to it. */
   traceparent?: string;
@@ -144,6 +146,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
           t: r.traceId,
           tp: r.traceparent,
           ik: r.idempotencyKey,
+          ak: r.apiKeyId,
           p: r.params,
           n: r.itemCount,
         });

@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 
 /** What a final status's event shows besides the outcome: the columns the record maps. */
 export const RECORD_COLUMNS = sql.raw(
-  "r.id, r.kind, r.status, r.trace_id, r.idempotency_key, r.item_count, r.accepted_at, r.started_at, r.completed_at, r.attempts",
+  "r.id, r.kind, r.status, r.trace_id, r.idempotency_key, r.api_key_id, r.item_count, r.accepted_at, r.started_at, r.completed_at, r.attempts",
 );
 
 export interface RecordRow {
@@ -15,6 +15,7 @@ export interface RecordRow {
   status: StoredRequest["status"];
   trace_id: string;
   idempotency_key: string | null;
+  api_key_id: string | null;
   item_count: number;
   accepted_at: string;
   started_at: string | null;
@@ -33,6 +34,7 @@ export function finalRecord(
     status: row.status,
     traceId: row.trace_id,
     idempotencyKey: row.idempotency_key,
+    apiKeyId: row.api_key_id,
     itemCount: row.item_count,
     acceptedAt: row.accepted_at,
     startedAt: row.started_at,

@@ -22,6 +22,8 @@ export interface StartedRequest {
   seq: number;
   kind: RequestKind;
   traceId: string;
+  /** The API key that submitted it (null before API keys): the events its apply writes carry it. */
+  apiKeyId: string | null;
   itemCount: number;
   /** Including the one just started. */
   attempts: number;
@@ -71,9 +73,9 @@ export async function insertPending(
 ): Promise<void> {
   await database.rows(
     sql`with inserted as (
-            insert into requests (account_id, id, kind, status, trace_id, traceparent, idempotency_key, params, body, item_count)
-            select x.a, x.i, x.k, 'pending', x.t, x.tp, x.ik, x.p, x.b, x.n from jsonb_to_recordset(${rowsJson}::jsonb)
-              as x(a text, i uuid, k text, t text, tp text, ik text, p jsonb, b jsonb, n int)
+            insert into requests (account_id, id, kind, status, trace_id, traceparent, idempotency_key, api_key_id, params, body, item_count)
+            select x.a, x.i, x.k, 'pending', x.t, x.tp, x.ik, x.ak, x.p, x.b, x.n from jsonb_to_recordset(${rowsJson}::jsonb)
+              as x(a text, i uuid, k text, t text, tp text, ik text, ak text, p jsonb, b jsonb, n int)
             returning account_id),
           queued as (
             insert into request_queues as q (account_id, open_count, due_at)
@@ -108,6 +110,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         seq: string | number;
         kind: RequestKind;
         trace_id: string;
+        api_key_id: string | null;
         traceparent: string | null;
         wait_ms: number | string | null;
         item_count: number;
@@ -140,14 +143,14 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
               update requests r set status = 'processing', attempts = r.attempts + 1,
                      started_at = coalesce(r.started_at, greatest(clock_timestamp(), r.accepted_at))
                 from run where r.account_id = ${accountId} and r.id = run.id
-              returning r.id, r.seq, r.kind, r.trace_id, r.traceparent,
+              returning r.id, r.seq, r.kind, r.trace_id, r.api_key_id, r.traceparent,
                         extract(epoch from r.started_at - r.accepted_at) * 1000 as wait_ms, r.item_count, r.attempts)
             -- The started requests, then the first candidate as it was (started or not), to say why
             -- nothing started. No join between them: a stage can hold 1,000 requests.
-            select id, seq, kind, trace_id, traceparent, wait_ms, item_count, attempts, true as due, true as started, true as leased
+            select id, seq, kind, trace_id, api_key_id, traceparent, wait_ms, item_count, attempts, true as due, true as started, true as leased
               from started
             union all
-            select id, seq, kind, trace_id, null, null, item_count, attempts, due, false, exists (select 1 from fence)
+            select id, seq, kind, trace_id, null, null, null, item_count, attempts, due, false, exists (select 1 from fence)
               from ranked where n = 1`,
       );
       const toRequest = (r: (typeof rows)[number]): StartedRequest => ({
@@ -155,6 +158,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         seq: Number(r.seq),
         kind: r.kind,
         traceId: r.trace_id,
+        apiKeyId: r.api_key_id,
         traceparent: r.traceparent,
         queueWaitMs: r.wait_ms === null ? null : Number(r.wait_ms),
         itemCount: r.item_count,

@@ -44,6 +44,7 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
         bodyHash: hash("sha256", bodyJson, "hex"),
         itemCount: itemCount(kind, req.body),
         idempotencyKey: req.header("idempotency-key") ?? null,
+        apiKeyId: res.locals.apiKey.id,
         traceId: res.locals.traceId,
       });
       if (outcome.kind === "key_reused") throw idempotencyKeyReused();

@@ -138,7 +138,12 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
     operation("testWebhookSubscription", async (req, res) => {
       const { account } = res.locals;
       const subscription = await found(account.id, req.params.subscription_id);
-      const delivery = await subscriptions.enqueueTest(account.id, subscription, res.locals.traceId);
+      const delivery = await subscriptions.enqueueTest(
+        account.id,
+        subscription,
+        res.locals.traceId,
+        res.locals.apiKey.id,
+      );
       res.status(202).json(toWebhookDelivery(delivery));
     }),
   );

@@ -1,6 +1,8 @@
-// Authentication and rate limiting of a call in one statement, oisr_authorize (drizzle/0006), run
-// once per batch of concurrent calls (store/batcher.ts): a call waits for one round trip before its
-// handler, not one for its token and another for its limits.
+// Authentication, the key's permission and the rate limits of a call in one statement,
+// oisr_authorize_keys (drizzle/0011), run once per batch of concurrent calls (store/batcher.ts): a
+// call waits for one round trip before its handler, whatever it is refused or let through for.
+// Nothing about keys is cached, so a revoked or expired key is refused on its very next call
+// (decision 013).
 import { timingSafeEqual } from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
@@ -8,19 +10,43 @@ import type { Account } from "./account.ts";
 import { createBatcher } from "./batcher.ts";
 import { decide, type RateDecision, type ScopeRow } from "./rate-limits.ts";
 
-export interface Access {
-  /** Null for unknown and revoked tokens. */
-  account: Account | null;
-  /** Null when the call counts toward no scope, or when its token is not live (it counts toward nothing). */
-  decision: RateDecision | null;
+/**
+ * What the statement decided of a call with a live secret of a live key: `ok` (let through to its
+ * rate limits), `expired` (the key's `expires_at` passed), `secret_expired` (a secret replaced by
+ * rotation whose overlap ended) or `forbidden` (no permission of the key grants the call).
+ */
+export type Verdict = "ok" | "expired" | "secret_expired" | "forbidden";
+
+/** The key a call authenticated with. Instants are epoch ms. */
+export interface AuthorizedKey {
+  id: string;
+  permissions: string[];
+  expiresAtMs: number | null;
+  /** The end of this secret, set when a rotation replaced it; null for the current secret. */
+  secretExpiresAtMs: number | null;
+  /** As stored: store/last-used.ts writes it at most once a minute per key and process. */
+  lastUsedAtMs: number | null;
 }
+
+export type Access =
+  /** An unknown or revoked secret, or a revoked key. */
+  | { account: null; key: null; verdict: null; decision: null }
+  | {
+      account: Account;
+      key: AuthorizedKey;
+      verdict: Verdict;
+      /** Only for `ok` calls that count toward a scope: the others count toward nothing. */
+      decision: RateDecision | null;
+    };
 
 export interface AccessCall {
   /** SHA-256 hex of the bearer token. */
   hash: string;
   /** The scopes the call counts toward, in the order ties are reported in (scopesFor's). */
   scopes: readonly string[];
-  /** A batch counts its calls at its first call's time. */
+  /** The permissions any one of which grants the call (grantingPermissions); empty when it needs none. */
+  permissions: readonly string[];
+  /** A batch counts its calls at its first call's time, and judges expiry at it. */
   nowMs: number;
 }
 
@@ -32,10 +58,19 @@ type AuthorizeRow =
       account_id: string;
       name: string;
       rate_limits: Record<string, number> | null;
-      grp: number;
-      pos: number;
+      key_id: string;
+      permissions: string;
+      key_expires_at: number | null;
+      secret_expires_at: number | null;
+      last_used_at: number | null;
+      verdict: Verdict;
+      grp: number | null;
+      pos: number | null;
     }
   | (ScopeRow & { i: null; grp: number });
+
+const UNAUTHORIZED: Access = { account: null, key: null, verdict: null, decision: null };
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
 /** Batches concurrent calls; `defaults` are the deployment's limits, which accounts may override. */
 export function createAuthorizer(
@@ -43,12 +78,14 @@ export function createAuthorizer(
   defaults: Readonly<Record<string, number>>,
 ): (call: AccessCall) => Promise<Access> {
   const defaultsJson = JSON.stringify(defaults);
+  // Array literals, one parameter each, so the statement has one text for every batch size.
+  // Scope and permission sets are quoted since they hold commas and may be empty; neither holds a quote.
+  const quoted = (sets: string[]) => `{${sets.map((s) => `"${s}"`).join(",")}}`;
 
   async function run(calls: AccessCall[]): Promise<Access[]> {
-    // Array literals, one parameter each, so the statement has one text for every batch size.
-    // Hashes are hex; scope sets are quoted since they hold commas and may be empty.
     const hashes = `{${calls.map((c) => c.hash).join(",")}}`;
-    const scopeSets = `{${calls.map((c) => `"${c.scopes.join(",")}"`).join(",")}}`;
+    const scopeSets = quoted(calls.map((c) => c.scopes.join(",")));
+    const permissionSets = quoted(calls.map((c) => c.permissions.join(",")));
     const nowMs = (calls[0] as AccessCall).nowMs;
     // The statement commits without waiting for its WAL flush (synchronous_commit off for this
     // transaction only): counters are not data, and a database crash forgetting the last moment of
@@ -56,22 +93,31 @@ export function createAuthorizer(
     // commit per call (its request row), not two. See docs/decisions/005.
     const rows = await database.rows<AuthorizeRow>(
       sql`select t.* from set_config('synchronous_commit', 'off', true) as local_setting,
-            oisr_authorize(${hashes}::text[], ${scopeSets}::text[], ${defaultsJson}::jsonb, ${nowMs}::bigint) as t`,
+            oisr_authorize_keys(${hashes}::text[], ${scopeSets}::text[], ${permissionSets}::text[],
+                                ${defaultsJson}::jsonb, ${nowMs}::bigint) as t`,
     );
     const groups = new Map<number, ScopeRow[]>();
     for (const row of rows) {
       if (row.i === null) groups.set(row.grp, [...(groups.get(row.grp) ?? []), row]);
     }
-    const out: Access[] = calls.map(() => ({ account: null, decision: null }));
+    const out: Access[] = calls.map(() => UNAUTHORIZED);
     for (const row of rows) {
       if (row.i === null) continue;
       const call = calls[row.i - 1];
       // The index lookup already matched; the constant-time compare guards against any collation surprise.
       if (!call || !timingSafeEqual(Buffer.from(row.hash), Buffer.from(call.hash))) continue;
-      const group = groups.get(row.grp);
+      const group = row.grp === null ? undefined : groups.get(row.grp);
       out[row.i - 1] = {
         account: { id: row.account_id, name: row.name, rateLimits: row.rate_limits },
-        decision: group ? decide(group, row.pos) : null,
+        key: {
+          id: row.key_id,
+          permissions: row.permissions === "" ? [] : row.permissions.split(","),
+          expiresAtMs: num(row.key_expires_at),
+          secretExpiresAtMs: num(row.secret_expires_at),
+          lastUsedAtMs: num(row.last_used_at),
+        },
+        verdict: row.verdict,
+        decision: group && row.pos !== null ? decide(group, row.pos) : null,
       };
     }
     return out;

@@ -1,55 +1,96 @@
-// Accounts and their API tokens. Tokens are stored only as SHA-256 hashes.
-import { hash } from "node:crypto";
-import { DEFAULT_RATE_LIMITS, type RateLimitScope } from "@oisr/contract";
-import { and, eq, isNull } from "drizzle-orm";
+// Accounts, and the operator's side of their keys: an account's first key, `tokens create` and
+// `tokens revoke` (keys themselves: store/api-keys.ts). Authorizing a call goes through here too.
+import { DEFAULT_RATE_LIMITS, PERMISSIONS, type RateLimitScope } from "@oisr/contract";
+import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { accounts, apiTokens } from "../db/schema.ts";
+import { accounts } from "../db/schema.ts";
 import { type Access, createAuthorizer } from "./access.ts";
 import type { Account } from "./account.ts";
-import { newId, newToken } from "./ids.ts";
+import { createApiKeyStore, hashToken, insertKey, OPERATOR_KEY_NAMES, writeLastUsed } from "./api-keys.ts";
+import { newId } from "./ids.ts";
+import { createLastUsedRecorder } from "./last-used.ts";
 
-export function hashToken(token: string): string {
-  // One-shot crypto.hash: no Hash object per call (it runs on every authenticated call).
-  return hash("sha256", token, "hex");
-}
+export { hashToken } from "./api-keys.ts";
 
 export function createAccountStore(
   database: Database,
   rateLimits: Readonly<Record<string, number>> = DEFAULT_RATE_LIMITS,
 ) {
   const { db } = database;
-  // Nothing is cached, so a revoked token is refused on its very next call.
+  const keys = createApiKeyStore(database);
+  // Nothing is cached, so a revoked or expired key is refused on its very next call.
   const authorizeCall = createAuthorizer(database, rateLimits);
-  const authorize = (token: string, scopes: readonly RateLimitScope[], nowMs = Date.now()): Promise<Access> =>
-    authorizeCall({ hash: hashToken(token), scopes, nowMs });
+  const lastUsed = createLastUsedRecorder((used) => writeLastUsed(database, used));
+
+  /**
+   * The account and key of a live secret (null for unknown secrets and revoked ones or keys), the
+   * verdict on the call (`permissions`: those that grant it, grantingPermissions'; none for a call
+   * that needs none) and, for a call let through that counts toward any scope, its rate-limit
+   * decision; the call is counted only if let through and allowed.
+   */
+  async function authorize(
+    token: string,
+    scopes: readonly RateLimitScope[],
+    permissions: readonly string[] = [],
+    nowMs = Date.now(),
+  ): Promise<Access> {
+    const access = await authorizeCall({ hash: hashToken(token), scopes, permissions, nowMs });
+    // A call that authenticated, whether or not its key may make it; an expired key did not.
+    if (access.verdict === "ok" || access.verdict === "forbidden") {
+      lastUsed.seen(access.key.id, access.key.lastUsedAtMs, nowMs);
+    }
+    return access;
+  }
+
+  async function exists(accountId: string): Promise<boolean> {
+    const found = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
+    return found.length > 0;
+  }
 
   return {
-    async createAccount(name: string): Promise<{ account_id: string; name: string; token: string }> {
+    /** A new account and its first key, holding every permission; the secret is shown this once. */
+    async createAccount(
+      name: string,
+    ): Promise<{ account_id: string; name: string; token: string; api_key_id: string }> {
       const id = newId("acc");
-      const token = newToken();
-      await db.transaction(async (tx) => {
+      const { key, secret } = await db.transaction(async (tx) => {
         await tx.insert(accounts).values({ id, name });
-        await tx.insert(apiTokens).values({ tokenHash: hashToken(token), accountId: id });
+        return insertKey(
+          database,
+          {
+            accountId: id,
+            name: OPERATOR_KEY_NAMES.account,
+            permissions: PERMISSIONS,
+            expiresAtMs: null,
+            createdBy: null,
+          },
+          Date.now(),
+          tx,
+        );
       });
-      return { account_id: id, name, token };
+      return { account_id: id, name, token: secret, api_key_id: key.id };
     },
 
-    async createToken(accountId: string): Promise<{ token: string } | null> {
-      const found = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId));
-      if (found.length === 0) return null;
-      const token = newToken();
-      await db.insert(apiTokens).values({ tokenHash: hashToken(token), accountId });
-      return { token };
+    /** A new key holding every permission (`oisr-server tokens create`); null for an unknown account. */
+    async createToken(accountId: string): Promise<{ token: string; api_key_id: string } | null> {
+      if (!(await exists(accountId))) return null;
+      const { key, secret } = await keys.insert({
+        accountId,
+        name: OPERATOR_KEY_NAMES.token,
+        permissions: PERMISSIONS,
+        expiresAtMs: null,
+        createdBy: null,
+      });
+      return { token: secret, api_key_id: key.id };
     },
 
-    async revokeToken(token: string): Promise<boolean> {
-      const revoked = await db
-        .update(apiTokens)
-        .set({ revokedAt: new Date().toISOString() })
-        .where(and(eq(apiTokens.tokenHash, hashToken(token)), isNull(apiTokens.revokedAt)))
-        .returning({ hash: apiTokens.tokenHash });
-      return revoked.length > 0;
-    },
+    /**
+     * Revokes the key a secret belongs to, with all its secrets: the operator's break-glass, allowed
+     * for the account's last admin key too. False if the secret is unknown or its key already revoked.
+     */
+    revokeToken: (token: string): Promise<boolean> => keys.revokeBySecret(token),
+
+    exists,
 
     async setRateLimits(accountId: string, limits: Record<string, number> | null): Promise<boolean> {
       const updated = await db
@@ -60,16 +101,16 @@ export function createAccountStore(
       return updated.length > 0;
     },
 
-    /**
-     * The account a live token belongs to (null for unknown and revoked tokens) and, if the call
-     * counts toward any scope, its rate-limit decision; the call is counted only if allowed.
-     */
     authorize,
 
-    /** The account a live token belongs to, or null for unknown and revoked tokens. */
+    /** The account a live secret of a live, unexpired key belongs to, or null. */
     async authenticate(token: string): Promise<Account | null> {
-      return (await authorize(token, [])).account;
+      const access = await authorize(token, []);
+      return access.verdict === "ok" ? access.account : null;
     },
+
+    /** Writes the queued last_used_at values; call before closing the database. */
+    flush: () => lastUsed.flush(),
   };
 }
 

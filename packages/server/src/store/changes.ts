@@ -30,6 +30,8 @@ export interface OutboxEvent {
    * stage's span with tracing on, else the trace id of the request that caused it.
    */
   traceparent?: string | null;
+  /** The API key of the request whose apply caused it. */
+  apiKeyId: string | null;
 }
 
 /** `e(body, n)`: the JSON array's elements with their 1-based position. */
@@ -106,7 +108,7 @@ export async function writeChanges(
       return {
         id,
         type: e.type,
-        payload: webhookEventBody(id, e.type, now, e.object),
+        payload: webhookEventBody(id, e.type, now, e.apiKeyId, e.object),
         traceparent: e.traceparent ?? null,
       };
     });

@@ -25,7 +25,7 @@ useFreshServices((s) => {
 const account = async () => (await services.accounts.createAccount("events-test")).account_id;
 
 const outbox = (...types: string[]): OutboxEvent[] =>
-  types.map((type, n) => ({ type, object: { id: `ret_${n}`, n } }));
+  types.map((type, n) => ({ type, object: { id: `ret_${n}`, n }, apiKeyId: null }));
 
 /** Writes events as the worker's apply stage does, in a transaction of their own. */
 async function write(accountId: string, batch: OutboxEvent[], now = new Date()): Promise<void> {

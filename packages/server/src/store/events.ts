@@ -11,7 +11,7 @@
 import type { Filters } from "@oisr/contract";
 import { eventTypesOf, retentionCutoff } from "@oisr/contract";
 import type { components } from "@oisr/contract/schema";
-import { and, asc, eq, gt, gte, inArray, isNotNull } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import type { FeedRow } from "./resources.ts";
@@ -21,6 +21,14 @@ import type { FeedRow } from "./resources.ts";
  * store/request-events.ts (from @oisr/contract's requestEvent) write it.
  */
 type Event = components["schemas"]["Event"];
+
+/**
+ * An event's body as it is served, on GET /events and to webhooks (deliveries-store.ts): events
+ * stored before API keys have no `api_key_id`, which reads as null; `||` keeps a stored one.
+ */
+export const servedEventBody = (payload: SQL | typeof events.payload): SQL =>
+  sql`jsonb_build_object('api_key_id', null) || ${payload}`;
+const body = servedEventBody(events.payload).mapWith(events.payload);
 
 export function createEventStore(database: Database, retentionDays: number) {
   const { db } = database;
@@ -44,7 +52,7 @@ export function createEventStore(database: Database, retentionDays: number) {
       if (types) conditions.push(inArray(events.type, types));
       if (filters.created_since) conditions.push(gte(events.createdAt, filters.created_since));
       const rows = await db
-        .select({ seq: events.feedSeq, body: events.payload })
+        .select({ seq: events.feedSeq, body })
         .from(events)
         .where(and(...conditions))
         .orderBy(asc(events.feedSeq))
@@ -56,7 +64,7 @@ export function createEventStore(database: Database, retentionDays: number) {
     /** One listed event by id, or undefined (unknown, another account's, a test event, or too old). */
     async get(accountId: string, id: string, now = new Date()): Promise<Event | undefined> {
       const [row] = await db
-        .select({ body: events.payload })
+        .select({ body })
         .from(events)
         .where(
           and(

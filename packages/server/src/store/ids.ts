@@ -19,7 +19,7 @@ function pooledRandom(): number {
 }
 const ulid = monotonicFactory(pooledRandom);
 
-export type IdPrefix = "acc" | "ord" | "shp" | "ret" | "dsp" | "whs" | "evt" | "whd" | "whr";
+export type IdPrefix = "acc" | "ord" | "shp" | "ret" | "dsp" | "whs" | "evt" | "whd" | "whr" | "key";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

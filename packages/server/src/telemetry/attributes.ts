@@ -23,3 +23,6 @@ export const OISR_OUTCOME = "messaging.oisr.outcome";
 export const OISR_REPLAYED = "messaging.oisr.idempotent_replayed";
 
 export const SYSTEM = "oisr";
+
+/** The API key of an HTTP call (its public id, never the secret): which integration made the call. */
+export const OISR_API_KEY_ID = "oisr.api_key.id";

@@ -21,6 +21,7 @@ import {
   ATTR_USER_AGENT_ORIGINAL,
 } from "@opentelemetry/semantic-conventions";
 import type { NextFunction, Request, Response } from "express";
+import { OISR_API_KEY_ID } from "./attributes.ts";
 import { parseTraceparent } from "./traceparent.ts";
 import { startRootSpan } from "./tracing.ts";
 
@@ -40,6 +41,9 @@ function end(span: Span, req: Request, res: Response): void {
     span.updateName(`${req.method} ${route}`);
     span.setAttribute(ATTR_HTTP_ROUTE, route);
   }
+  // Known once accessMiddleware identified the key, also for a call it refused for the key's expiry or permission.
+  const keyId = (res.locals as Partial<Response["locals"]>).apiKey?.id;
+  if (keyId) span.setAttribute(OISR_API_KEY_ID, keyId);
   if (!res.writableFinished) {
     // The connection closed before the answer was sent.
     span.setAttribute(ATTR_ERROR_TYPE, "aborted");

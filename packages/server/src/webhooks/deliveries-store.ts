@@ -6,6 +6,7 @@ import { type AttemptResult, afterFailedAttempt, type DisablePolicy, recordedSta
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
+import { servedEventBody } from "../store/events.ts";
 import { newId } from "../store/ids.ts";
 import { type DeliveryRow, dropPendingDeliveries, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
 
@@ -129,7 +130,8 @@ export function createDeliveryStore(database: Database, workerId: string) {
            and s.account_id = d.account_id and s.id = d.subscription_id
            and e.account_id = d.account_id and e.id = d.event_id
         returning d.account_id, d.id, d.subscription_id, d.event_id, d.event_type, d.attempt, s.url, s.secret,
-                  s.previous_secret, s.previous_secret_expires_at > now() as previous_live, e.payload, e.traceparent`);
+                  s.previous_secret, s.previous_secret_expires_at > now() as previous_live,
+                  ${servedEventBody(sql.raw("e.payload"))} as payload, e.traceparent`);
       return rows.map((r) => ({
         accountId: r.account_id,
         id: r.id,

@@ -97,7 +97,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       attempt: claimed.attempt,
     });
     try {
-      // The payload exactly as stored; the signature covers these bytes.
+      // The payload as stored (servedEventBody fills in an old one's api_key_id); the signature covers these bytes.
       const body = JSON.stringify(claimed.payload);
       const headers = await signedWebhookHeaders({
         id: claimed.eventId,

@@ -167,16 +167,24 @@ export function createSubscriptionStore(database: Database) {
     /**
      * Queues a `webhook.test` event for this subscription only, whatever its events and status:
      * the event is stored already dispatched (so fan-out skips it) with its first, pending attempt.
-     * It keeps the test call's trace id (`traceId`), which its deliveries' traceparent carries.
+     * It keeps the test call's trace id (`traceId`), which its deliveries' traceparent carries, and
+     * names the calling key (`apiKeyId`) as the events of ingest calls do.
      */
     async enqueueTest(
       accountId: string,
       subscription: SubscriptionRow,
       traceId: string,
+      apiKeyId: string | null,
     ): Promise<DeliveryRow> {
       const eventId = newId("evt");
       const now = new Date().toISOString();
-      const payload = webhookEventBody(eventId, TEST_EVENT_TYPE, now, testEventObject(subscription.id));
+      const payload = webhookEventBody(
+        eventId,
+        TEST_EVENT_TYPE,
+        now,
+        apiKeyId,
+        testEventObject(subscription.id),
+      );
       const delivery = await db.transaction(async (tx) => {
         await tx.insert(events).values({
           accountId,

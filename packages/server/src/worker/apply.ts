@@ -91,6 +91,7 @@ export async function applyStage(
               type: e.type,
               object: e.return,
               traceparent: eventTraceparent(input.traceparent, (members[i] as StartedRequest).traceId),
+              apiKeyId: (members[i] as StartedRequest).apiKeyId,
             })),
       );
       await writeChanges(tx, accountId, changes, outbox, now);

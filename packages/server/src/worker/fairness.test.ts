@@ -64,6 +64,7 @@ it("a quiet account's request waits for at most one stage of a busy account's ba
       bodyHash: hash("sha256", bodyJson, "hex"),
       itemCount: 1,
       idempotencyKey: null,
+      apiKeyId: null,
       traceId: "0".repeat(32),
     });
     if (ack.kind !== "accepted") throw new Error("not accepted");
