@@ -3,6 +3,7 @@
 // Rate limits need a server of their own: rate-limits.test.ts.
 import { afterAll, beforeAll, describe } from "vitest";
 import { backends, startTestServer, type TestServer } from "./harness.ts";
+import { keysTests } from "./suites/keys.ts";
 import { observabilityTests } from "./suites/observability.ts";
 import { readsTests } from "./suites/reads.ts";
 import { walkTests } from "./suites/walk.ts";
@@ -23,4 +24,5 @@ describe.each(backends)("SDK against the server ($name)", (backend) => {
   readsTests(getServer);
   webhookTests(getServer);
   observabilityTests(getServer);
+  keysTests(getServer);
 });
