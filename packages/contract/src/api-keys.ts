@@ -253,7 +253,7 @@ export function apiKeyExpired(
   });
 }
 
-/** 409: rotating or revoking a key that is revoked or expired. */
+/** 409: rotating a key that is revoked or expired, or revoking a revoked one (an expired key may be revoked). */
 export function apiKeyInactive(key: Pick<StoredApiKey, "id" | "expiresAt" | "revokedAt">): HttpProblem {
   const detail =
     key.revokedAt !== null

@@ -1,6 +1,23 @@
 // Contract facts the server and the mock must state identically: problem titles (decision 001),
-// the strings PostgreSQL cannot store, and the bearer token's syntax. Rate-limit scopes are in
-// rate-limits.ts.
+// the headers browsers may read, the strings PostgreSQL cannot store, and the bearer token's
+// syntax. Rate-limit scopes are in rate-limits.ts.
+
+/**
+ * The response headers browser code may read across origins (CORS `Access-Control-Expose-Headers`):
+ * the rate-limit and trace headers to pace and report, `Location` and `Idempotent-Replayed` of a
+ * 202, and `WWW-Authenticate`, whose `scope` names the permission a 403 lacks.
+ */
+export const EXPOSED_HEADERS = [
+  "X-Trace-Id",
+  "X-RateLimit-Limit",
+  "X-RateLimit-Remaining",
+  "X-RateLimit-Reset",
+  "Retry-After",
+  "Location",
+  "Idempotent-Replayed",
+  "Date",
+  "WWW-Authenticate",
+] as const;
 
 export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   invalid_json: "Malformed JSON",

@@ -77,6 +77,7 @@ export {
 export { eventFeedFilters, eventNotFound, eventTypesOf } from "./event-feed.ts";
 export {
   bearerToken,
+  EXPOSED_HEADERS,
   jsonTextMayHoldUnstorable,
   PROBLEM_TITLES,
   unstorableStringPointer,

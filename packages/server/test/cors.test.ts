@@ -23,7 +23,13 @@ describe("CORS on /v2", () => {
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
     const exposed = res.headers.get("access-control-expose-headers")?.split(",") ?? [];
     expect(exposed).toEqual(
-      expect.arrayContaining(["X-Trace-Id", "X-RateLimit-Remaining", "Retry-After", "Location"]),
+      expect.arrayContaining([
+        "X-Trace-Id",
+        "X-RateLimit-Remaining",
+        "Retry-After",
+        "Location",
+        "WWW-Authenticate",
+      ]),
     );
   });
 

@@ -2379,8 +2379,9 @@ export interface components {
             };
         };
         /**
-         * @description `api_key_inactive`: the key is revoked or expired. `last_admin_key`: revoking it would
-         *     leave the account without an active key that holds `api_keys:write`.
+         * @description `api_key_inactive`: rotating a key that is revoked or expired, or revoking a key that is
+         *     already revoked (an expired key may be revoked). `last_admin_key`: revoking it would leave
+         *     the account without an active key that holds `api_keys:write`.
          */
         ApiKeyConflict: {
             headers: {

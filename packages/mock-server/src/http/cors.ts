@@ -1,11 +1,11 @@
 // The server's CORS policy for /v2 (express `cors` with exposed headers): any origin, and the
-// rate-limit and trace headers readable by browser code.
+// contract's EXPOSED_HEADERS readable by browser code.
+import { EXPOSED_HEADERS } from "@oisr/contract";
 
-export const EXPOSED_HEADERS =
-  "X-Trace-Id,X-RateLimit-Limit,X-RateLimit-Remaining,X-RateLimit-Reset,Retry-After,Location,Idempotent-Replayed,Date";
+const exposed = EXPOSED_HEADERS.join(",");
 
 export function corsHeaders(): Record<string, string> {
-  return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": EXPOSED_HEADERS };
+  return { "Access-Control-Allow-Origin": "*", "Access-Control-Expose-Headers": exposed };
 }
 
 /** The answer to a preflight (`OPTIONS`), whatever the path under the base URL. */

@@ -1,21 +1,10 @@
 // CORS for browsers calling the API directly (the SDK runs there): they need the rate-limit and
-// trace headers exposed to pace themselves and report errors.
+// trace headers exposed to pace themselves and report errors (the contract's EXPOSED_HEADERS).
+import { EXPOSED_HEADERS } from "@oisr/contract";
 import cors from "cors";
 import type { RequestHandler } from "express";
 
-const browserCors = cors({
-  exposedHeaders: [
-    "X-Trace-Id",
-    "X-RateLimit-Limit",
-    "X-RateLimit-Remaining",
-    "X-RateLimit-Reset",
-    "Retry-After",
-    "Location",
-    "Idempotent-Replayed",
-    "Date",
-  ],
-  maxAge: 600,
-});
+const browserCors = cors({ exposedHeaders: [...EXPOSED_HEADERS], maxAge: 600 });
 
 /**
  * CORS headers only matter to a browser, and a browser always sends `Origin` on a cross-origin
