@@ -175,6 +175,8 @@ interface Run {
   delivery: Received;
   returnAck: { status: number; traceId: string | null; body: { request_id: string; trace_id: string } };
   orderAck: { traceId: string | null; body: { trace_id: string } };
+  /** The calling key's id, on the HTTP spans. */
+  apiKeyId: string;
 }
 
 /** One server with tracing on: a subscription, an order, then a return sent with TRACEPARENT. */
@@ -195,7 +197,7 @@ async function run(protocol: "http/json" | "http/protobuf"): Promise<Run> {
         ...db.env,
       }),
     );
-    const { token } = await server.services.accounts.createAccount("tracing-test");
+    const { token, api_key_id: apiKeyId } = await server.services.accounts.createAccount("tracing-test");
     const call = async (
       method: string,
       path: string,
@@ -257,6 +259,7 @@ async function run(protocol: "http/json" | "http/protobuf"): Promise<Run> {
       delivery,
       returnAck,
       orderAck,
+      apiKeyId,
     };
   } finally {
     await server?.close();
@@ -306,6 +309,8 @@ describe("tracing over OTLP http/json", () => {
       "http.route": "/v2/ingest/returns",
       "http.response.status_code": 202,
       "url.path": "/v2/ingest/returns",
+      // The key's public id, never its secret.
+      "oisr.api_key.id": result.apiKeyId,
     });
     // Accept: a PRODUCER span under the HTTP span, naming the request it stored.
     expect(publish.kind).toBe(KIND.PRODUCER);

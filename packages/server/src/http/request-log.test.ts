@@ -8,6 +8,7 @@ import { REDACTED, redactHeaders, redactUrl, requestLogger } from "./request-log
 import { traceMiddleware } from "./trace.ts";
 
 let output = "";
+const KEY_ID = "key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD";
 let server: Server;
 let origin: string;
 
@@ -24,6 +25,11 @@ beforeAll(async () => {
   app.use(requestLogger(createLogger("info", sink)));
   app.get("/things", (_req, res) => {
     res.setHeader("Set-Cookie", "sid=s3cr3t-session");
+    res.json({ ok: true });
+  });
+  // As accessMiddleware leaves it for a /v2 call.
+  app.get("/keyed", (_req, res) => {
+    res.locals.apiKey = { id: KEY_ID, permissions: ["orders:read"], expiresAtMs: null };
     res.json({ ok: true });
   });
   app.get("/healthz", (_req, res) => {
@@ -95,6 +101,19 @@ describe("requestLogger", () => {
     expect(line.res.headers["set-cookie"]).toBe(REDACTED);
     expect(line.traceId).toMatch(/^[\da-f]{32}$/);
     expect(text).toContain("limit=5");
+  });
+
+  it("names the calling API key by its id, and no key for a call without one", async () => {
+    const from = output.length;
+    await fetch(`${origin}/keyed`, { headers: { Authorization: "Bearer oisr_keyed_secret" } });
+    const [keyed] = (await linesSince(from)).filter((l) => l.msg === "request completed");
+    expect(keyed?.apiKeyId).toBe(KEY_ID);
+    expect(JSON.stringify(keyed)).not.toContain("oisr_keyed_secret");
+
+    const next = output.length;
+    await fetch(`${origin}/things`);
+    const [plain] = (await linesSince(next)).filter((l) => l.msg === "request completed");
+    expect(plain).not.toHaveProperty("apiKeyId");
   });
 
   it("leaves the live request's headers alone", async () => {

@@ -1,10 +1,19 @@
-// oisr_authorize through the store: one statement per batch authenticates and counts every call.
-// PGlite, or PostgreSQL when DATABASE_URL is set (two pools there, as two server processes have).
-import { DEFAULT_RATE_LIMITS, type RateLimitScope, scopesFor } from "@oisr/contract";
+// oisr_authorize_keys through the store: one statement per batch authenticates, checks each call's
+// key and permission, and counts the calls it lets through. PGlite, or PostgreSQL when DATABASE_URL
+// is set (two pools there, as two server processes have).
+import {
+  DEFAULT_RATE_LIMITS,
+  grantingPermissions,
+  PERMISSIONS,
+  type Permission,
+  type RateLimitScope,
+  scopesFor,
+} from "@oisr/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Database, openDatabase, sql } from "../db/client.ts";
 import { freshDatabaseEnv } from "../webhooks/test-support.ts";
 import { type AccountStore, createAccountStore } from "./accounts.ts";
+import { type ApiKeyStore, createApiKeyStore } from "./api-keys.ts";
 
 const DEFAULTS = { ...DEFAULT_RATE_LIMITS, orders_read: 7 };
 const INGEST: RateLimitScope[] = ["ingest"];
@@ -17,6 +26,7 @@ let first: Database;
 let second: Database;
 let drop: () => Promise<void>;
 let accounts: AccountStore;
+let keys: ApiKeyStore;
 
 beforeAll(async () => {
   const fresh = await freshDatabaseEnv();
@@ -25,6 +35,7 @@ beforeAll(async () => {
   // PGlite has one connection in this process: there both stores share it.
   second = fresh.env.DATABASE_URL ? await openDatabase({ databaseUrl: fresh.env.DATABASE_URL }) : first;
   accounts = createAccountStore(first, DEFAULTS);
+  keys = createApiKeyStore(first);
 });
 
 afterAll(async () => {
@@ -154,5 +165,115 @@ describe("authorize: token and rate limits in one batched statement", () => {
         orders_read: 2 * rounds,
       });
     }
+  });
+});
+
+describe("authorize: the key's state and permissions", () => {
+  const needs = (permission: Permission) => grantingPermissions(permission);
+
+  async function key(accountId: string, permissions: readonly string[], expiresAtMs: number | null = null) {
+    return keys.insert(
+      { accountId, name: "test", permissions, expiresAtMs, createdBy: null },
+      Date.now() - 10_000,
+    );
+  }
+
+  it("answers ok, forbidden, expired, secret_expired and revoked in one batch, and counts only the calls let through", async () => {
+    const a = await accounts.createAccount("verdicts");
+    const now = Date.now();
+    const reader = await key(a.account_id, ["orders:read"], now + 60_000);
+    const expired = await key(a.account_id, PERMISSIONS, now - 1);
+    const hooks = await key(a.account_id, ["webhooks:write"]);
+    const rotating = await key(a.account_id, PERMISSIONS);
+    // The old secret's overlap ended a second ago; the new one works.
+    const rotated = await keys.rotate(a.account_id, rotating.key.id, 0, now - 1000);
+    if (rotated.outcome !== "rotated") throw new Error(rotated.outcome);
+    const revoked = await key(a.account_id, PERMISSIONS);
+    await keys.revoke(a.account_id, revoked.key.id, { keepLastAdmin: true });
+
+    const batch = await Promise.all([
+      accounts.authorize(reader.secret, ["orders_read"], needs("orders:read"), now),
+      accounts.authorize(reader.secret, INGEST, needs("ingest:write"), now),
+      accounts.authorize(expired.secret, ["orders_read"], needs("orders:read"), now),
+      accounts.authorize(rotating.secret, ["orders_read"], needs("orders:read"), now),
+      accounts.authorize(rotated.secret, ["orders_read"], needs("orders:read"), now),
+      accounts.authorize(revoked.secret, ["orders_read"], needs("orders:read"), now),
+      // A :write grants the :read of the same resource.
+      accounts.authorize(hooks.secret, ["webhooks"], needs("webhooks:read"), now),
+      // ...and nothing else.
+      accounts.authorize(hooks.secret, ["returns_read"], needs("returns:read"), now),
+      // A call no permission covers (answered 404 after authentication) needs none.
+      accounts.authorize(reader.secret, [], [], now),
+    ]);
+    const accountA = { id: a.account_id, name: "verdicts", rateLimits: null };
+    expect(batch.map((r) => r.verdict)).toEqual([
+      "ok",
+      "forbidden",
+      "expired",
+      "secret_expired",
+      "ok",
+      null,
+      "ok",
+      "forbidden",
+      "ok",
+    ]);
+    expect(batch[0]).toMatchObject({
+      account: accountA,
+      key: {
+        id: reader.key.id,
+        permissions: ["orders:read"],
+        expiresAtMs: now + 60_000,
+        secretExpiresAtMs: null,
+      },
+      decision: { allowed: true, scope: "orders_read", limit: 7, remaining: 6 },
+    });
+    expect(batch[1]).toMatchObject({ account: accountA, key: { id: reader.key.id }, decision: null });
+    expect(batch[2]).toMatchObject({ key: { id: expired.key.id, expiresAtMs: now - 1 }, decision: null });
+    expect(batch[3]).toMatchObject({
+      key: { id: rotating.key.id, secretExpiresAtMs: now - 1000 },
+      decision: null,
+    });
+    // The new secret's call is the second of the group: the refused calls took no position.
+    expect(batch[4]).toMatchObject({
+      key: { id: rotating.key.id },
+      decision: { allowed: true, remaining: 5 },
+    });
+    expect(batch[5]).toEqual({ account: null, key: null, verdict: null, decision: null });
+    expect(batch[6]?.decision).toMatchObject({ allowed: true, scope: "webhooks" });
+    expect(batch[7]?.decision).toBeNull();
+    expect(batch[8]?.decision).toBeNull();
+    // Forbidden, expired and revoked calls counted toward nothing.
+    expect(await counted(a.account_id)).toEqual({ orders_read: 2, webhooks: 1 });
+    expect(await accounts.authenticate(reader.secret)).toEqual(accountA);
+    expect(await accounts.authenticate(expired.secret)).toBeNull();
+    expect(await accounts.authenticate(rotating.secret)).toBeNull();
+  });
+
+  it("refuses a key from the instant its expiry passes, without counting the call", async () => {
+    const a = await accounts.createAccount("expiry");
+    const now = Date.now();
+    const expiring = await key(a.account_id, ["orders:read"], now + 5_000);
+    expect(
+      (await accounts.authorize(expiring.secret, ["orders_read"], ["orders:read"], now + 4_999)).verdict,
+    ).toBe("ok");
+    expect(
+      (await accounts.authorize(expiring.secret, ["orders_read"], ["orders:read"], now + 5_000)).verdict,
+    ).toBe("expired");
+    expect(await counted(a.account_id)).toEqual({ orders_read: 1 });
+  });
+
+  it("does not count a forbidden call toward a limit that is full, nor take the place of an allowed one", async () => {
+    const a = await accounts.createAccount("full");
+    await accounts.setRateLimits(a.account_id, { orders_read: 1 });
+    const reader = await key(a.account_id, ["returns:read"]);
+    const [forbidden, allowed, refused] = await Promise.all([
+      accounts.authorize(reader.secret, ["orders_read"], ["orders:read"]),
+      accounts.authorize(a.token, ["orders_read"], ["orders:read"]),
+      accounts.authorize(a.token, ["orders_read"], ["orders:read"]),
+    ]);
+    expect(forbidden).toMatchObject({ verdict: "forbidden", decision: null });
+    expect(allowed).toMatchObject({ verdict: "ok", decision: { allowed: true, remaining: 0 } });
+    expect(refused).toMatchObject({ verdict: "ok", decision: { allowed: false } });
+    expect(await counted(a.account_id)).toEqual({ orders_read: 1 });
   });
 });
