@@ -91,6 +91,29 @@ describe("fan-out", () => {
 });
 
 describe("claiming", () => {
+  it("sends an event stored before API keys with api_key_id null, and a stored api_key_id as stored", async () => {
+    const { accountId, sub } = await queued(1);
+    const keyed = newId("evt");
+    const at = new Date().toISOString();
+    const KEY = "key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD";
+    await database.db.insert(events).values({
+      accountId,
+      id: keyed,
+      type: "return.created",
+      createdAt: at,
+      payload: { id: keyed, type: "return.created", created_at: at, api_key_id: KEY, data: { object: {} } },
+    });
+    while ((await fanOut(database)).events > 0);
+    const claimed = (await createDeliveryStore(database, "keys").claim(100, 4, LEASE)).filter(
+      (c) => c.subscriptionId === sub.id,
+    );
+    const keyOf = (c: (typeof claimed)[number]) => (c.payload as { api_key_id: unknown }).api_key_id;
+    expect(claimed.map((c) => [c.eventId === keyed, keyOf(c)]).sort()).toEqual([
+      [false, null],
+      [true, KEY],
+    ]);
+  });
+
   it("keeps at most `perSubscription` attempts of a subscription in flight, across dispatchers", async () => {
     const { sub } = await queued(6);
     const one = createDeliveryStore(database, "one");
