@@ -7,9 +7,9 @@ const spec = loadSpec();
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 /**
- * The operations of the product contract (sections 1–6), and one of ours: GET …/recoveries/{id},
- * where a recovery's progress shows (issue 17 asks for it to be visible; the contract names only
- * the POST).
+ * The operations of the product contract (sections 1–6), and ours: GET …/recoveries/{id}, where a
+ * recovery's progress shows (issue 17 asks for it to be visible; the contract names only the POST),
+ * and the API keys of decision 013.
  */
 const CONTRACT_OPERATIONS = [
   "POST /ingest/orders",
@@ -37,6 +37,11 @@ const CONTRACT_OPERATIONS = [
   "GET /webhook_subscriptions/{id}/recoveries/{recovery_id}",
   "GET /events",
   "GET /events/{event_id}",
+  "GET /api_keys",
+  "POST /api_keys",
+  "GET /api_keys/{api_key_id}",
+  "DELETE /api_keys/{api_key_id}",
+  "POST /api_keys/{api_key_id}/rotate",
   "GET /openapi.json",
   "GET /healthz",
   "GET /readyz",

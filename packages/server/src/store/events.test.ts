@@ -24,8 +24,9 @@ useFreshServices((s) => {
 
 const account = async () => (await services.accounts.createAccount("events-test")).account_id;
 
+const KEY_ID = "key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD";
 const outbox = (...types: string[]): OutboxEvent[] =>
-  types.map((type, n) => ({ type, object: { id: `ret_${n}`, n }, apiKeyId: null }));
+  types.map((type, n) => ({ type, object: { id: `ret_${n}`, n }, apiKeyId: KEY_ID }));
 
 /** Writes events as the worker's apply stage does, in a transaction of their own. */
 async function write(accountId: string, batch: OutboxEvent[], now = new Date()): Promise<void> {
@@ -57,6 +58,8 @@ describe("the events feed store", () => {
       id: expect.stringMatching(/^evt_/),
       type: "return.created",
       created_at: expect.any(String),
+      // The key of the request whose apply wrote it.
+      api_key_id: KEY_ID,
       data: { object: { id: "ret_0", n: 0 } },
     });
     // After a position: only what came later; `limit` bounds the page.
