@@ -58,8 +58,17 @@ export async function makeKey(
 export const clientWith = (c: Client, secret: string): Client =>
   client(c.system, { accountId: c.accountId, token: secret });
 
-/** 403 insufficient_permission naming `permission` and the key, stating the RFC 6750 scope, not counted. */
-export function expectForbidden(res: ApiResponse, permission: string, keyId: string): Json {
+/**
+ * 403 insufficient_permission naming `permission` and the key, stating the RFC 6750 scope; refused
+ * before the rate limit, so not counted. `afterBody`: a key asking POST /api_keys for a permission it
+ * lacks, which is known only from the validated body, after the call was counted.
+ */
+export function expectForbidden(
+  res: ApiResponse,
+  permission: string,
+  keyId: string,
+  { afterBody = false }: { afterBody?: boolean } = {},
+): Json {
   const body = expectProblem(res, 403, "insufficient_permission");
   expect(body).toMatchObject({ permission, api_key_id: keyId });
   expect(body.detail).toContain(permission);
@@ -68,7 +77,7 @@ export function expectForbidden(res: ApiResponse, permission: string, keyId: str
   expect(challenge).toContain('error="insufficient_scope"');
   expect(challenge).toContain(`scope="${permission}"`);
   // Refused before the rate limit: no scope was counted, so none is reported.
-  expect(res.headers.get("x-ratelimit-limit"), "a 403 carries no X-RateLimit-*").toBeNull();
+  if (!afterBody) expect(res.headers.get("x-ratelimit-limit"), "a 403 carries no X-RateLimit-*").toBeNull();
   return body;
 }
 

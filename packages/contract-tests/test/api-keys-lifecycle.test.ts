@@ -172,7 +172,7 @@ describe.each(targets)("API keys: rotation, revocation, expiry — $name", (targ
     });
   });
 
-  it("expiry: a key works until expires_at, then is 401 api_key_expired; an expired key cannot be rotated or revoked (409) and is no admin", async () => {
+  it("expiry: a key works until expires_at, then is 401 api_key_expired; an expired key cannot be rotated (409) but may be revoked, and is no admin", async () => {
     const admin = await h.account();
     const adminId = await ownKeyId(admin);
     const expiresAt = fromNow(2500);
@@ -193,12 +193,13 @@ describe.each(targets)("API keys: rotation, revocation, expiry — $name", (targ
       status: "expired",
       revoked_at: null,
     });
-    for (const res of [
-      await admin.post(`/api_keys/${key.id}/rotate`, {}),
-      await admin.request("DELETE", `/api_keys/${key.id}`),
-    ]) {
-      expect(expectProblem(res, 409, "api_key_inactive").api_key_id).toBe(key.id);
-    }
+    const rotate = await admin.post(`/api_keys/${key.id}/rotate`, {});
+    expect(expectProblem(rotate, 409, "api_key_inactive").api_key_id).toBe(key.id);
+    // Revoking it is allowed (once): it is then revoked for good, whatever its expiry.
+    const revoked = await admin.request("DELETE", `/api_keys/${key.id}`);
+    expect(revoked.status, revoked.text).toBe(200);
+    expect(revoked.body).toMatchObject({ status: "revoked", revoked_at: expect.any(String) });
+    expectProblem(await admin.request("DELETE", `/api_keys/${key.id}`), 409, "api_key_inactive");
     // The expired admin key no longer counts: the first one is the last active admin again.
     expectProblem(await admin.request("DELETE", `/api_keys/${adminId}`), 409, "last_admin_key");
   });

@@ -179,7 +179,7 @@ describe.each(targets)("API keys: permissions and creation — $name", (target) 
       name: "escalation",
       permissions: ["orders:read", "events:read", "webhooks:write"],
     });
-    const problem = expectForbidden(refused, "events:read", key.id);
+    const problem = expectForbidden(refused, "events:read", key.id, { afterBody: true });
     expect(problem.detail).toContain("events:read");
     expect(await listKeys(admin)).toHaveLength(2);
     // What it holds, it may grant; the new key names it as its creator.
