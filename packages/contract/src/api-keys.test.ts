@@ -9,6 +9,7 @@ import {
   PERMISSIONS,
   type Permission,
   permissionFor,
+  rotateKeyProblem,
   rotationOverlapMs,
   type StoredApiKey,
   toApiKey,
@@ -104,6 +105,7 @@ describe("the rules of a new key", () => {
     expect(problem?.status).toBe(403);
     expect(problem?.code).toBe("insufficient_permission");
     expect(problem?.extensions).toEqual({ permission: "events:read", api_key_id: "key_B" });
+    expect(problem?.headers["WWW-Authenticate"]).toContain('scope="events:read"');
     // webhooks:write grants webhooks:read, so a key holding it may hand out the read.
     const writer = { id: "key_C", permissions: ["api_keys:write", "webhooks:write"], expiresAtMs: null };
     expect(newKeyProblem(writer, { permissions: ["webhooks:read"] }, NOW)).toBeNull();
@@ -121,6 +123,16 @@ describe("the rules of a new key", () => {
     const problem = newKeyProblem(caller, { permissions: ["orders:read"], expires_at }, NOW);
     expect(problem?.status).toBe(400);
     expect(problem?.errors?.[0]).toMatchObject({ pointer: "/expires_at", code: "out_of_range" });
+  });
+
+  it("lets a key rotate only keys that grant nothing it lacks", () => {
+    const keyAdmin = { id: "key_K", permissions: ["api_keys:write", "orders:read"] };
+    expect(rotateKeyProblem(keyAdmin, { id: "key_R", permissions: ["orders:read"] })).toBeNull();
+    expect(rotateKeyProblem(keyAdmin, { id: "key_R", permissions: ["api_keys:read"] })).toBeNull();
+    const problem = rotateKeyProblem(keyAdmin, { id: "key_A", permissions: [...PERMISSIONS] });
+    expect(problem?.status).toBe(403);
+    expect(problem?.extensions).toEqual({ permission: "ingest:write", api_key_id: "key_K" });
+    expect(rotateKeyProblem(ADMIN, { id: "key_A", permissions: [...PERMISSIONS] })).toBeNull();
   });
 
   it("takes the default rotation overlap of 24 h when none is asked", () => {

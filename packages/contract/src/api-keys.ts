@@ -109,16 +109,44 @@ export function newKeyProblem(
 ): HttpProblem | null {
   const missing = input.permissions.find((p) => !grants(caller.permissions, p));
   if (missing) {
-    return new HttpProblem(
-      403,
-      "insufficient_permission",
+    return cannotGrant(
+      caller.id,
+      missing,
       `API key ${caller.id} cannot grant ${missing}, which it does not hold: a key never grants more than the key that creates it.`,
-      { extensions: { permission: missing, api_key_id: caller.id } },
     );
   }
   const error = expiryError(caller, input.expires_at, nowMs);
   return error ? validationFailed([error]) : null;
 }
+
+/**
+ * Why the calling key may not rotate `target`, or null. Rotation hands over a secret of the target,
+ * so a key may rotate only keys that grant nothing it lacks: otherwise a key holding just
+ * api_keys:write could rotate an admin key and take its new secret.
+ */
+export function rotateKeyProblem(
+  caller: Pick<CallingKey, "id" | "permissions">,
+  target: { id: string; permissions: readonly string[] },
+): HttpProblem | null {
+  const missing = PERMISSIONS.find((p) => target.permissions.includes(p) && !grants(caller.permissions, p));
+  if (!missing) return null;
+  return cannotGrant(
+    caller.id,
+    missing,
+    `API key ${caller.id} cannot rotate ${target.id}, which holds ${missing}: rotating hands over a secret, so a key may rotate only keys that grant nothing it lacks.`,
+  );
+}
+
+/** 403 for asking, through a key's body or its target, for more than the calling key holds. */
+function cannotGrant(callerId: string, permission: Permission, detail: string): HttpProblem {
+  return new HttpProblem(403, "insufficient_permission", detail, {
+    extensions: { permission, api_key_id: callerId },
+    headers: { "WWW-Authenticate": insufficientScope(permission) },
+  });
+}
+
+const insufficientScope = (permission: Permission) =>
+  `Bearer realm="oisr", error="insufficient_scope", scope="${permission}"`;
 
 function expiryError(caller: CallingKey, expiresAt: string | undefined, nowMs: number): FieldError | null {
   const at = (message: string): FieldError => ({ pointer: "/expires_at", code: "out_of_range", message });
@@ -223,9 +251,7 @@ export function insufficientPermission(apiKeyId: string, permission: Permission,
     `API key ${apiKeyId} lacks the permission ${permission}, which ${route} needs.`,
     {
       extensions: { permission, api_key_id: apiKeyId },
-      headers: {
-        "WWW-Authenticate": `Bearer realm="oisr", error="insufficient_scope", scope="${permission}"`,
-      },
+      headers: { "WWW-Authenticate": insufficientScope(permission) },
     },
   );
 }

@@ -28,6 +28,7 @@ export {
   PERMISSIONS,
   type Permission,
   permissionFor,
+  rotateKeyProblem,
   rotationOverlapMs,
   SECRET_PREFIX_LENGTH,
   type StoredApiKey,

@@ -859,9 +859,12 @@ export interface paths {
          *     refused (`401` `api_key_expired`) afterwards; `previous_secret_expires_at` says when.
          *     Secrets replaced by earlier rotations keep their own end. The body is optional.
          *
-         *     Rotating a revoked or expired key is `409` (`api_key_inactive`): create a new key
-         *     instead. Rotating the account's last admin key is allowed (the caller receives the new
-         *     secret), which is how an account with one admin key recovers from a leak.
+         *     Rotating hands over a secret of the key, so the calling key may rotate only keys that
+         *     grant nothing it lacks: rotating a key that holds a permission the caller does not is `403`
+         *     (`insufficient_permission`, naming it). Rotating a revoked or expired key is `409`
+         *     (`api_key_inactive`): create a new key instead. Rotating the account's last admin key is
+         *     allowed (the caller receives the new secret), which is how an account with one admin key
+         *     recovers from a leak.
          *
          *     Permission: `api_keys:write`. Rate-limit scope: `api_keys`.
          */
@@ -2364,9 +2367,11 @@ export interface components {
             };
         };
         /**
-         * @description The key is valid but lacks the permission this call needs (`permission` names it,
-         *     `api_key_id` names the key). Nothing was stored and the call did not count toward any rate
-         *     limit. Ask an account admin for a key that holds the permission.
+         * @description The key is valid but lacks a permission (`permission` names it, `api_key_id` names the
+         *     key): the one this call needs — then the call counted toward no rate limit — or, on
+         *     `POST /api_keys` and `POST /api_keys/{api_key_id}/rotate`, one the new or rotated key would
+         *     hold (decided from the body or the key, so that call counted like any other). Nothing was
+         *     stored. Ask an account admin for a key that holds the permission.
          */
         Forbidden: {
             headers: {
