@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   clientWith,
   expectExpired,
+  expectForbidden,
   expectUnauthorized,
   fromNow,
   listKeys,
@@ -116,6 +117,25 @@ describe.each(targets)("API keys: rotation, revocation, expiry — $name", (targ
       expect(res.status, res.text).toBe(200);
       expectExpired(await admin.get("/api_keys"), id);
       expect(await listKeys(clientWith(admin, res.body.secret))).toHaveLength(1);
+    });
+
+    it("a key may rotate only keys that grant nothing it lacks: api_keys:write alone cannot take an admin secret", async () => {
+      const admin = await h.account();
+      const adminId = await ownKeyId(admin);
+      const { key: manager, as: asManager } = await makeKey(admin, ["api_keys:write", "orders:read"]);
+      const refused = await asManager.post(`/api_keys/${adminId}/rotate`, { overlap_seconds: 0 });
+      const body = expectForbidden(refused, "ingest:write", manager.id, { afterBody: true });
+      expect(body.detail).toContain(adminId);
+      expect(refused.text).not.toMatch(/oisr_[A-Za-z0-9_-]{43}/);
+      // Nothing changed: the admin secret still works and was not rotated.
+      expect((await admin.get(`/api_keys/${adminId}`)).body).toMatchObject({
+        rotated_at: null,
+        status: "active",
+      });
+      // A key within the manager's permissions may be rotated by it.
+      const { key: reader } = await makeKey(admin, ["orders:read"]);
+      const ok = await asManager.post(`/api_keys/${reader.id}/rotate`, {});
+      expect(ok.status, ok.text).toBe(200);
     });
   });
 

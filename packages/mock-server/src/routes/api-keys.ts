@@ -11,6 +11,7 @@ import {
   isActiveAdmin,
   lastAdminKey,
   newKeyProblem,
+  rotateKeyProblem,
   rotationOverlapMs,
   toApiKey,
   toApiKeyWithSecret,
@@ -63,6 +64,8 @@ const getApiKey: RouteHandler = (ctx) => ok(toApiKey(found(ctx), ctx.runtime.clo
 const rotateApiKey: RouteHandler = (ctx) => {
   const key = found(ctx);
   const now = ctx.runtime.clock.now();
+  const refused = rotateKeyProblem(ctx.apiKey, key);
+  if (refused) throw refused;
   if (apiKeyStatus(key, now) !== "active") throw apiKeyInactive(key);
   const secret = ctx.runtime.store.keys.rotate(
     key,
