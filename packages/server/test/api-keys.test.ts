@@ -206,6 +206,24 @@ describe("/api_keys", () => {
     expect(tooLong.status).toBe(400);
   });
 
+  it("rotates only keys that grant nothing the calling key lacks: rotation hands over a secret", async () => {
+    const a = await account();
+    const manager = await keyWith(a, ["api_keys:write", "orders:read"]);
+    const admin = await call(manager.secret, "POST", `/api_keys/${a.api_key_id}/rotate`);
+    expect(admin.status).toBe(403);
+    expect(admin.body).toMatchObject({
+      code: "insufficient_permission",
+      permission: "ingest:write",
+      api_key_id: manager.id,
+    });
+    expect(admin.headers.get("www-authenticate")).toContain('scope="ingest:write"');
+    // The admin's secret still works: nothing was rotated.
+    expect((await a.admin("GET", `/api_keys/${a.api_key_id}`)).body.rotated_at).toBeNull();
+    const reader = await keyWith(a, ["orders:read"]);
+    expect((await call(manager.secret, "POST", `/api_keys/${reader.id}/rotate`)).status).toBe(200);
+    expect((await call(manager.secret, "POST", `/api_keys/${manager.id}/rotate`)).status).toBe(200);
+  });
+
   it("refuses an expired key with 401 api_key_expired, and 409 for rotating it; it may still be revoked", async () => {
     const a = await account();
     const { key, secret } = await server.services.apiKeys.insert({

@@ -9,6 +9,7 @@ import {
   limitOf,
   newKeyProblem,
   pageOf,
+  rotateKeyProblem,
   rotationOverlapMs,
   toApiKey,
   toApiKeyWithSecret,
@@ -80,10 +81,17 @@ export function apiKeyRoutes(keys: ApiKeyStore, codec: Cursors): Router {
   router.post(
     "/api_keys/:api_key_id/rotate",
     operation("rotateApiKey", async (req, res) => {
+      const { account, apiKey: caller } = res.locals;
       const id = req.params.api_key_id;
+      const target = await keys.get(account.id, id);
+      if (!target) throw apiKeyNotFound(id);
+      // Rotation hands the caller a secret of the target: never one that grants more than it holds.
+      // A key's permissions never change, so this holds for the rotation below.
+      const refused = rotateKeyProblem(caller, target);
+      if (refused) throw refused;
       const nowMs = Date.now();
       // The body is optional: a call without one (and without a Content-Type) has none.
-      const result = await keys.rotate(res.locals.account.id, id, rotationOverlapMs(req.body), nowMs);
+      const result = await keys.rotate(account.id, id, rotationOverlapMs(req.body), nowMs);
       if (result.outcome === "not_found") throw apiKeyNotFound(id);
       if (result.outcome === "inactive") throw apiKeyInactive(result.key);
       res.json(toApiKeyWithSecret(result.key, result.secret, nowMs));
