@@ -108,8 +108,11 @@ describe.each(targets)("the events feed — $name", (target) => {
     const rma = await returnLifecycle(c);
     const { events } = await drain(c, RETURNS);
     expect(types(events)).toEqual(LIFECYCLE_TYPES);
+    // Every event names the key whose ingest call caused it: the account's one (admin) key.
+    const keyId = (await c.get("/api_keys")).body.data[0].id;
     for (const e of events) {
-      expect(Object.keys(e).sort()).toEqual(["created_at", "data", "id", "type"]);
+      expect(Object.keys(e).sort()).toEqual(["api_key_id", "created_at", "data", "id", "type"]);
+      expect(e.api_key_id).toBe(keyId);
       expect(e.id).toMatch(/^evt_[0-9A-HJKMNP-TV-Z]{26}$/);
       expect(e.data.object.external_id).toBe(rma);
     }

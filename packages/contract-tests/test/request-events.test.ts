@@ -108,8 +108,10 @@ describe.each(targets)("request events — $name", (target) => {
       for (const record of records) {
         const event = byRequest.get(record.request_id);
         expect(event?.type).toBe(`request.${record.status}`);
-        expect(Object.keys(event ?? {}).sort()).toEqual(["created_at", "data", "id", "type"]);
+        expect(Object.keys(event ?? {}).sort()).toEqual(["api_key_id", "created_at", "data", "id", "type"]);
         expect(event.created_at).toBe(record.completed_at);
+        expect(event.api_key_id).toBe(record.api_key_id);
+        expect(record.api_key_id).toMatch(/^key_/);
         expectAgrees(event?.data.object, (await c.get(`/requests/${record.request_id}`)).body);
       }
       expect(byRequest.get(records[5].request_id)?.data.object.errors[0].code).toBe("order_not_found");
