@@ -35,9 +35,11 @@ const requestFailed = (errors: number, errorsTotal = errors): RequestEvent => ({
   id: "evt_01JPVX3JZ7B4Q2N8D6F0H1K3M5",
   type: "request.failed",
   created_at: "2025-03-21T08:30:00.519Z",
+  api_key_id: "key_01JKQ9ZT1E4N7C2H8V5B3M6X0P",
   data: {
     object: {
       request_id: "0195b7d2-ccdc-7d13-a202-55eb7622333b",
+      api_key_id: "key_01JKQ9ZT1E4N7C2H8V5B3M6X0P",
       kind: "returns",
       status: "failed",
       trace_id: "443c37ce7dbf0caac044e7ecd4aa2e00",
