@@ -1,22 +1,12 @@
 // Helpers of the API-key tests (docs/decisions/013-api-keys.md): an account's admin key, keys made
 // through POST /api_keys with a client holding their secret, and the 401/403 answers of a key.
+import { PERMISSIONS } from "@oisr/contract";
 import { expect } from "vitest";
 import type { ApiResponse, Json } from "./client.ts";
 import { type Client, client, expectProblem } from "./harness.ts";
 
-/** Every permission, in the order the spec lists them. */
-export const ALL_PERMISSIONS = [
-  "ingest:write",
-  "orders:read",
-  "returns:read",
-  "inventory:read",
-  "requests:read",
-  "events:read",
-  "webhooks:read",
-  "webhooks:write",
-  "api_keys:read",
-  "api_keys:write",
-];
+/** Every permission, in the order the spec lists them (the contract's list, tested against the spec). */
+export const ALL_PERMISSIONS: string[] = [...PERMISSIONS];
 
 export const SECRET = /^oisr_[A-Za-z0-9_-]{43}$/;
 export const KEY_ID = /^key_[0-9A-HJKMNP-TV-Z]{26}$/;
