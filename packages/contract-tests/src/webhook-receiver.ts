@@ -1,5 +1,5 @@
 // A real webhook receiver on 127.0.0.1 for the black-box tests, and signature checking written
-// from CONTRACT section 6 (Standard Webhooks), independent of the server's own signing code.
+// from docs/product.md §6 (Standard Webhooks), independent of the server's own signing code.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -91,7 +91,7 @@ export async function downReceiver(): Promise<DownReceiver> {
 }
 
 /**
- * CONTRACT section 6: `webhook-signature` holds `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`
+ * docs/product.md §6: `webhook-signature` holds `v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`
  * keyed with the base64-decoded part of the secret after `whsec_`, one per live secret, space-separated.
  * True when one of them was made with `secret`.
  */

@@ -1,9 +1,9 @@
-// Sections 3, 4, 5, 8 and 10 across processes: several `oisr-server` processes on one PostgreSQL
+// docs/product.md §3, §4, §5, §8 and §10 across processes: several `oisr-server` processes on one PostgreSQL
 // database share rate limits, apply every request exactly once, never let a feed poller miss a
 // change, survive processes killed under load, and take tokens from the command line. Run on each
 // deployment shape: two all-in-one processes straight on PostgreSQL, and (with OISR_PGBOUNCER_URL)
 // two API and two worker processes through PgBouncer in transaction mode, LISTEN on a direct
-// connection (CONTRACT section 10, issue 18). PostgreSQL only: PGlite lives in one process.
+// connection (docs/product.md §10, issue 18). PostgreSQL only: PGlite lives in one process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { order } from "../src/fixtures.ts";

@@ -89,8 +89,8 @@ describe.each(targets)("request events — $name", (target) => {
         { timeoutMs: 20_000 },
       );
       for (const delivery of requests.received) expect(verifySignature(delivery, sub.body.secret)).toBe(true);
-      // Every delivery carries a W3C traceparent in the trace of the call that caused it (CONTRACT
-      // section 10), so a receiver can find that call by its X-Trace-Id.
+      // Every delivery carries a W3C traceparent in the trace of the call that caused it
+      // (docs/product.md §10), so a receiver can find that call by its X-Trace-Id.
       for (const delivery of requests.received) {
         const cause = records.find((r) => r.request_id === JSON.parse(delivery.body).data.object.request_id);
         expect(String(delivery.headers.traceparent)).toMatch(

@@ -1,5 +1,5 @@
 // Request bodies checked against the OpenAPI document in bounded time and memory, for the server,
-// the mock and the CLI alike (CONTRACT section 7: at most 100 errors listed, `errors_total` beyond
+// the mock and the CLI alike (docs/product.md §7: at most 100 errors listed, `errors_total` beyond
 // that, arrays over `maxItems` refused before their items are validated, real calendar dates).
 //
 // Why not one Ajv `allErrors` call over the whole body, as express-openapi-validator does: Ajv's

@@ -1,4 +1,4 @@
-// Configuration the server and the mock both read (CONTRACT section 10), parsed once: the variables
+// Configuration the server and the mock both read (docs/product.md §10), parsed once: the variables
 // they share, their defaults, and the parsers of their values. Pure functions over the strings of
 // an environment; reading `process.env` is each side's own (the server's config.ts, the mock's bin).
 import {

@@ -9,7 +9,7 @@ import {
 } from "./rate-limits.ts";
 import { openapiDocument } from "./spec.ts";
 
-describe("rate-limit scopes (CONTRACT section 8)", () => {
+describe("rate-limit scopes (docs/product.md §8)", () => {
   it.each([
     ["POST", "/ingest/orders", ["ingest"]],
     ["POST", "/ingest/inventory", ["ingest_inventory", "ingest"]],

@@ -1,4 +1,4 @@
-// Rate limits as the API states them (CONTRACT section 8): the scopes a call counts toward, their
+// Rate limits as the API states them (docs/product.md §8): the scopes a call counts toward, their
 // default limits, and how each scope's count after a call becomes the X-RateLimit-* headers and the
 // 429 answer. The counting itself is each side's own: PostgreSQL in the server, buckets in the mock.
 

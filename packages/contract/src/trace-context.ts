@@ -62,8 +62,8 @@ export function traceOnlyTraceparent(traceId: string): string | null {
 }
 
 /**
- * The `traceparent` a webhook delivery attempt sends when no tracer records it (CONTRACT section
- * 10: every delivery carries one), so a receiver can tie it to the call that caused the event:
+ * The `traceparent` a webhook delivery attempt sends when no tracer records it (docs/product.md
+ * §10: every delivery carries one), so a receiver can tie it to the call that caused the event:
  * that call's trace id (a new one when there is none), a fresh span id per attempt, flags 00.
  */
 export function deliveryTraceparent(traceId: string | null | undefined): string {

@@ -1,4 +1,4 @@
-// Webhook URL rules (CONTRACT section 6), the part that needs no network: https only (plain http
+// Webhook URL rules (docs/product.md §6), the part that needs no network: https only (plain http
 // too when private networks are allowed), and no host that is, or is named as, a private,
 // loopback, link-local or reserved address. One CIDR table for the server and the mock; the
 // server resolves host names and checks every address it gets here, then pins the connection to

@@ -1,4 +1,4 @@
-// Standard Webhooks signatures (CONTRACT section 6), one implementation for the server's sender,
+// Standard Webhooks signatures (docs/product.md §6), one implementation for the server's sender,
 // the mock's dispatcher and the SDK's verifier. Web Crypto, not node:crypto, because the mock and
 // the SDK run in browsers and edge runtimes: `webhook-signature` is `v1,<base64 HMAC-SHA256 of
 // "{id}.{timestamp}.{body}">` keyed with the base64-decoded part of the secret after `whsec_`,

@@ -8,7 +8,7 @@ import { orNull, toAddress, toCustomer, toMetadata, toTotals } from "./normalize
 import { Overlay } from "./overlay.ts";
 import type { StateView } from "./state.ts";
 
-/** Upserts orders by `external_id`; see CONTRACT section 5 "Order". */
+/** Upserts orders by `external_id`; see docs/product.md §5.2 "Order". */
 export function applyOrders(state: StateView, body: OrdersBody, ctx: DomainContext): ApplyResult {
   const overlay = new Overlay(state);
   const batch = new BatchBuilder();

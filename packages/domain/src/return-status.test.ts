@@ -12,7 +12,7 @@ const ALL: ReturnStatus[] = [
   "completed",
 ];
 
-// CONTRACT section 5; `completed` is only reached through dispositions, never by the caller.
+// The spec's ReturnStatus (docs/product.md §5.2); `completed` is only reached through dispositions, never by the caller.
 const ALLOWED: Record<ReturnStatus, ReturnStatus[]> = {
   requested: ["approved", "rejected", "cancelled"],
   approved: ["in_transit", "received", "cancelled"],

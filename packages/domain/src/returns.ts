@@ -11,7 +11,7 @@ import { emitReturnVersion } from "./return-events.ts";
 import { canTransition, isReceived } from "./return-status.ts";
 import { resolveOrder, type StateView } from "./state.ts";
 
-/** Upserts returns (RMAs) by `external_id`; see CONTRACT section 5 "Return". */
+/** Upserts returns (RMAs) by `external_id`; see docs/product.md §5.2 "Return". */
 export function applyReturns(state: StateView, body: ReturnsBody, ctx: DomainContext): ApplyResult {
   const overlay = new Overlay(state);
   const batch = new BatchBuilder();

@@ -16,7 +16,7 @@ import { orNull } from "./normalize.ts";
 import { Overlay } from "./overlay.ts";
 import { resolveOrder, type StateView } from "./state.ts";
 
-/** Records shipments against their orders; see CONTRACT section 5 "Shipment". */
+/** Records shipments against their orders; see docs/product.md §5.2 "Shipment". */
 export function applyShipments(state: StateView, body: ShipmentsBody, ctx: DomainContext): ApplyResult {
   const overlay = new Overlay(state);
   const batch = new BatchBuilder();

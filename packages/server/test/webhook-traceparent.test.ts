@@ -1,4 +1,4 @@
-// Issue 18 / CONTRACT section 10: every webhook delivery carries a valid W3C traceparent, tracing
+// Issue 18 / docs/product.md §10: every webhook delivery carries a valid W3C traceparent, tracing
 // off included (OpenTelemetry on: test/tracing.test.ts). Off, its trace id is the one of the
 // ingest call whose apply wrote the event, each attempt has a span id of its own, and the flags
 // are 00. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.

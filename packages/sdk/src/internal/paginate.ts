@@ -1,6 +1,6 @@
 import { sleep as defaultSleep } from "./abort.ts";
 
-/** A page of any list endpoint (contract section 5). */
+/** A page of any list endpoint (docs/product.md §5.3). */
 export interface Page<T> {
   data: T[];
   next_cursor: string;

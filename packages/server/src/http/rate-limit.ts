@@ -1,4 +1,4 @@
-// Per-account rate limits by scope (CONTRACT section 8): X-RateLimit-* on every limited response,
+// Per-account rate limits by scope (docs/product.md §8): X-RateLimit-* on every limited response,
 // and the 429 of a refused call, both as @oisr/contract states them.
 import { type RateDecision, rateLimitedProblem, rateLimitHeaders } from "@oisr/contract";
 import type { Response } from "express";

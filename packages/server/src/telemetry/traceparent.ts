@@ -39,7 +39,7 @@ export function eventTraceparent(
 }
 
 /**
- * The `traceparent` a delivery attempt sends when tracing is off (CONTRACT section 10: every
+ * The `traceparent` a delivery attempt sends when tracing is off (docs/product.md §10: every
  * delivery carries one): the stored trace id (a new one for an event without any), a fresh span
  * id per attempt, and flags 00, as this process records nothing. The mock sends the same.
  */
