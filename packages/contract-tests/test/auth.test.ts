@@ -1,4 +1,4 @@
-// Section 2: bearer tokens, and accounts that cannot see each other.
+// docs/product.md §2: bearer tokens, and accounts that cannot see each other.
 import { describe, expect, it } from "vitest";
 import { api, type Json } from "../src/client.ts";
 import { at, disposition, order, returnOf, shipment, snapshot, uid } from "../src/fixtures.ts";

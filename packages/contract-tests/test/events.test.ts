@@ -1,6 +1,6 @@
-// Section 6, pull: GET /events is the account's events as a feed (the same objects as the webhook
+// docs/product.md §6, pull: GET /events is the account's events as a feed (the same objects as the webhook
 // bodies, oldest first, a cursor that carries its filters and never misses a concurrent commit) and
-// GET /events/{event_id} one of them; both in the `events_read` rate-limit scope (section 8).
+// GET /events/{event_id} one of them; both in the `events_read` rate-limit scope (§8).
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { disposition, order, returnOf } from "../src/fixtures.ts";

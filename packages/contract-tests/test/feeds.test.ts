@@ -1,4 +1,4 @@
-// Section 5, lists and incremental polling: GET /orders and GET /returns are change feeds.
+// docs/product.md §5, lists and incremental polling: GET /orders and GET /returns are change feeds.
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { at, disposition, order, returnOf, shipment } from "../src/fixtures.ts";

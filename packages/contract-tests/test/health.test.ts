@@ -1,4 +1,4 @@
-// Section 1: the unauthenticated probes and the served spec.
+// docs/product.md §1: the unauthenticated probes and the served spec.
 import { describe, expect, it } from "vitest";
 import { send } from "../src/client.ts";
 import { expectProblem, useSystem } from "../src/harness.ts";

@@ -1,4 +1,4 @@
-// Section 7 against hostile and unusual input (issue 14): bounded error lists, arrays over their
+// docs/product.md §7 against hostile and unusual input (issue 14): bounded error lists, arrays over their
 // maxItems refused before their items are read, real calendar dates, U+0000 outside bodies, deep
 // nesting, and what ordinary clients send (lower-case `bearer`, unencoded `:` in a query).
 import { describe, expect, it } from "vitest";

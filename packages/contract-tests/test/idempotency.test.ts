@@ -1,4 +1,4 @@
-// Section 3: Idempotency-Key.
+// docs/product.md §3: Idempotency-Key.
 import { describe, expect, it } from "vitest";
 import { at, order, snapshot } from "../src/fixtures.ts";
 import { type Client, expectProblem, succeeded, useSystem } from "../src/harness.ts";

@@ -1,4 +1,4 @@
-// Section 3 (acknowledgment) and section 7 (every error is problem+json with the trace id).
+// docs/product.md §3 (acknowledgment) and §7 (every error is problem+json with the trace id).
 import { describe, expect, it } from "vitest";
 import { api, type send } from "../src/client.ts";
 import { INGEST_ENDPOINTS, order } from "../src/fixtures.ts";

@@ -1,4 +1,4 @@
-// Section 5, inventory levels: partial and full snapshots, as_of watermarks, GET /inventory.
+// docs/product.md §5, inventory levels: partial and full snapshots, as_of watermarks, GET /inventory.
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { at, snapshot } from "../src/fixtures.ts";

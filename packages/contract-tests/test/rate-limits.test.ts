@@ -1,4 +1,4 @@
-// Section 8: per-account rolling-window limits, with small limits on a dedicated system.
+// docs/product.md §8: per-account rolling-window limits, with small limits on a dedicated system.
 import { describe, expect, it } from "vitest";
 import type { ApiResponse } from "../src/client.ts";
 import { at, order, snapshot } from "../src/fixtures.ts";

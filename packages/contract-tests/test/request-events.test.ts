@@ -1,4 +1,4 @@
-// Section 6, request events (issue 17 item 3): `request.succeeded`, `request.failed` and
+// docs/product.md §6, request events (issue 17 item 3): `request.succeeded`, `request.failed` and
 // `request.dead`, opt-in per subscription; one event per request, written with its final status;
 // `data.object` the request record with its per-item list left out for batches of more than 100.
 // A subscriber learns that its requests finished without polling GET /requests/{id}.

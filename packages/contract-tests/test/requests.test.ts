@@ -1,4 +1,4 @@
-// Section 4: request records, their states and GET /requests.
+// docs/product.md §4: request records, their states and GET /requests.
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { at, order, shipment, snapshot, uid } from "../src/fixtures.ts";
@@ -109,7 +109,7 @@ describe.each(targets)("requests — $name", (target) => {
   });
 
   it("a 202 is readable at once: 20 concurrent callers, each reading its record right after every ingest, never get a 404", async () => {
-    // Section 3: the call is stored before it is answered. Concurrency matters: a driver setting
+    // docs/product.md §3: the call is stored before it is answered. Concurrency matters: a driver setting
     // once let the 202 overtake the insert's commit under load (1–18 of 400 pairs, session 6).
     const c = await h.account();
     const missing: string[] = [];

@@ -1,4 +1,4 @@
-// Section 6, receiver backpressure: a `429` or `503` with `Retry-After` (seconds or an HTTP date)
+// docs/product.md §6, receiver backpressure: a `429` or `503` with `Retry-After` (seconds or an HTTP date)
 // delays every delivery to that subscription by at least that long, at most an hour, and the
 // deliveries log shows it (`retry_after_seconds`, `next_attempt_at`); deliveries to one
 // subscription never run more than `OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY` at once.

@@ -1,4 +1,4 @@
-// Section 6, sending events again: POST …/deliveries/{delivery_id}/retry re-sends one delivery's
+// docs/product.md §6, sending events again: POST …/deliveries/{delivery_id}/retry re-sends one delivery's
 // event, POST …/recover every event of a window the subscription receives (a background job,
 // followed with GET …/recoveries/{recovery_id}). Re-sent deliveries keep the event id as
 // `webhook-id`. And the proof of issue 17 item 6: a receiver down for longer than the whole retry

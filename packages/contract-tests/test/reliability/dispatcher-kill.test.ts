@@ -1,4 +1,4 @@
-// Section 6 across a crash: the worker process that runs the webhook dispatcher is SIGKILLed while
+// docs/product.md §6 across a crash: the worker process that runs the webhook dispatcher is SIGKILLed while
 // a delivery is open at the receiver; a new worker process delivers the event again once the
 // dead dispatcher's lease runs out (at-least-once), signed as the contract says, and nothing is lost.
 // PostgreSQL only: the API and the workers are separate processes on one database.

@@ -1,4 +1,4 @@
-// Section 4 at the queue's scale: a backlog of 10,000 one-order requests over 10 accounts, drained
+// docs/product.md §4 at the queue's scale: a backlog of 10,000 one-order requests over 10 accounts, drained
 // by two worker processes, one of them SIGKILLed mid-stage and replaced. Every request succeeds
 // exactly once, and each account's orders reach its change feed in the order they were accepted
 // (per-account FIFO across stages, leases and the kill). PostgreSQL only: processes share it.
