@@ -1,4 +1,4 @@
-// Sections 4 and 7 when the database misbehaves: `dead` requests (every attempt times out on a lock
+// docs/product.md §4 and §7 when the database misbehaves: `dead` requests (every attempt times out on a lock
 // held from outside) and 503 while the database refuses connections. Both are provoked through
 // the system's own PostgreSQL database, so they run on PostgreSQL only.
 import postgres from "postgres";

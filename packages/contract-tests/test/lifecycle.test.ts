@@ -1,4 +1,4 @@
-// Sections 4 and 5: requests applied in order, all or nothing, under the business rules.
+// docs/product.md §4 and §5: requests applied in order, all or nothing, under the business rules.
 import { describe, expect, it } from "vitest";
 import type { Json } from "../src/client.ts";
 import { at, disposition, order, returnOf, shipment, uid } from "../src/fixtures.ts";

@@ -1,4 +1,4 @@
-// Sections 3 and 7: what is refused before anything is stored.
+// docs/product.md §3 and §7: what is refused before anything is stored.
 import { describe, expect, it } from "vitest";
 import { send } from "../src/client.ts";
 import { INGEST_ENDPOINTS, manyItems, order } from "../src/fixtures.ts";

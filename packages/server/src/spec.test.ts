@@ -7,9 +7,9 @@ const spec = loadSpec();
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 /**
- * The operations of the product contract (sections 1–6), and ours: GET …/recoveries/{id}, where a
- * recovery's progress shows (issue 17 asks for it to be visible; the contract names only the POST),
- * and the API keys of decision 013.
+ * The operations the product was first specified with (docs/product.md §1–§6), and those added
+ * since: GET …/recoveries/{id}, where a recovery's progress shows (issue 17 asks for it to be
+ * visible; the first specification named only the POST), and the API keys of decision 013.
  */
 const CONTRACT_OPERATIONS = [
   "POST /ingest/orders",

@@ -1,4 +1,4 @@
-// Sections 3, 4, 6 and 7 while PostgreSQL restarts under load: during the outage every ingest is
+// docs/product.md §3, §4, §6 and §7 while PostgreSQL restarts under load: during the outage every ingest is
 // 202 or 503 problem+json with Retry-After (never another 5xx, never a hang) and the process lives
 // on; afterwards every acknowledged request is applied exactly once, and every return event
 // written before, during or after the outage reaches the subscriber (at-least-once).

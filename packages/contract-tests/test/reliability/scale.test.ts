@@ -1,4 +1,4 @@
-// Sections 4, 5 and 8 scaled out: two API processes and two worker processes on one database,
+// docs/product.md §4, §5 and §8 scaled out: two API processes and two worker processes on one database,
 // with the default ingest limit (600 per 60 s). 601 ingests in concurrent bursts across both APIs:
 // exactly 600 accepted and one 429; each accepted request applied exactly once; and a feed poller
 // running while they are processed sees all 600 orders. PostgreSQL only.

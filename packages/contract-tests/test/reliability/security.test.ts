@@ -1,4 +1,4 @@
-// Sections 2, 3 and 6, the security side: tokens and webhook secrets never reach the logs (a
+// docs/product.md §2, §3 and §6, the security side: tokens and webhook secrets never reach the logs (a
 // process at LOG_LEVEL=debug, through auth failures, ingests, reads, webhooks and a 500), and one
 // account can never reach another's data through an idempotency key or a webhook subscription.
 import { randomBytes } from "node:crypto";
