@@ -28,26 +28,25 @@ import { HttpProblem, problemBody } from "./http/problem.ts";
 import { traceIdFrom } from "./http/trace.ts";
 import { SpecValidator } from "./http/validate.ts";
 import { type MockOptions, type ResolvedOptions, resolveOptions } from "./options.ts";
-import { apiKeyRoutes } from "./routes/api-keys.ts";
-import type { RouteHandler, RouteResult, Runtime } from "./routes/context.ts";
-import { eventRoutes } from "./routes/events.ts";
-import { feedRoutes } from "./routes/feeds.ts";
-import { ingestRoutes } from "./routes/ingest.ts";
-import { requestRoutes } from "./routes/requests.ts";
-import { webhookRoutes } from "./routes/webhooks.ts";
+import type { ApiOperationId, RouteResult, RouteTable, Runtime, ValidatedHandler } from "./routes/context.ts";
+import { routes } from "./routes/index.ts";
 import { Scenarios } from "./scenarios.ts";
 import { Processor } from "./store/processor.ts";
 import { type Credentials, MockStore } from "./store/store.ts";
 import { WebhookDispatcher } from "./webhooks/dispatcher.ts";
 
-const ROUTES: Record<string, RouteHandler> = {
-  ...ingestRoutes,
-  ...feedRoutes,
-  ...requestRoutes,
-  ...webhookRoutes,
-  ...eventRoutes,
-  ...apiKeyRoutes,
-};
+/** A handler for every authenticated operation of the spec (a missing or misspelt one does not compile). */
+const ROUTES: RouteTable = routes;
+
+const isRouted = (operationId: string): operationId is ApiOperationId => Object.hasOwn(ROUTES, operationId);
+
+/**
+ * The handler of an operation, to call with inputs the validator has checked against that
+ * operation: from here each handler's inputs are its operation's, as its type says.
+ */
+function routeOf(operationId: string): ValidatedHandler | undefined {
+  return isRouted(operationId) ? (ROUTES[operationId] as unknown as ValidatedHandler) : undefined;
+}
 
 type ServicePath = "/healthz" | "/readyz" | "/docs";
 type Location = { kind: "api"; path: string } | { kind: "service"; path: ServicePath } | { kind: "other" };
@@ -211,7 +210,7 @@ export class MockCore {
       headerRecord[name] = value;
     });
     this.#validator.validate(operation, { query, headers: headerRecord, params, body: body.value });
-    const handler = ROUTES[operation.operationId];
+    const handler = routeOf(operation.operationId);
     if (!handler) throw new HttpProblem(404, "not_found", "No such resource or path.");
     return handler({
       runtime,

@@ -2,8 +2,6 @@
 // replaced secret keeps working for the overlap asked), revoke (never the account's last admin
 // key). The rules and their problems are @oisr/contract's; the keys are the store's (store/api-keys.ts).
 import {
-  type ApiKeyCreate,
-  type ApiKeyRotate,
   apiKeyInactive,
   apiKeyLocation,
   apiKeyNotFound,
@@ -17,18 +15,18 @@ import {
   toApiKeyWithSecret,
 } from "@oisr/contract";
 import type { MockApiKey } from "../store/api-keys.ts";
-import { basePath, idPage, ok, type RouteContext, type RouteHandler } from "./context.ts";
+import { basePath, idPage, ok, type RouteContext, type RouteHandler, type RouteTable } from "./context.ts";
 
 /** The account's key named by the path; another account's is not found, as one that does not exist. */
-function found(ctx: RouteContext): MockApiKey {
-  const id = ctx.params.api_key_id ?? "";
+function found(ctx: RouteContext<"getApiKey" | "rotateApiKey" | "revokeApiKey">): MockApiKey {
+  const id = ctx.params.api_key_id;
   const key = ctx.runtime.store.keys.get(id);
   if (!key || key.accountId !== ctx.account.id) throw apiKeyNotFound(id);
   return key;
 }
 
-const createApiKey: RouteHandler = (ctx) => {
-  const body = ctx.body as ApiKeyCreate;
+const createApiKey: RouteHandler<"createApiKey"> = (ctx) => {
+  const { body } = ctx;
   const now = ctx.runtime.clock.now();
   const caller = ctx.apiKey;
   const problem = newKeyProblem(
@@ -54,28 +52,24 @@ const createApiKey: RouteHandler = (ctx) => {
   };
 };
 
-const listApiKeys: RouteHandler = async (ctx) => {
+const listApiKeys: RouteHandler<"listApiKeys"> = async (ctx) => {
   const now = ctx.runtime.clock.now();
   return ok(await idPage(ctx, ctx.runtime.store.keys.ofAccount(ctx.account.id), (k) => toApiKey(k, now)));
 };
 
-const getApiKey: RouteHandler = (ctx) => ok(toApiKey(found(ctx), ctx.runtime.clock.now()));
+const getApiKey: RouteHandler<"getApiKey"> = (ctx) => ok(toApiKey(found(ctx), ctx.runtime.clock.now()));
 
-const rotateApiKey: RouteHandler = (ctx) => {
+const rotateApiKey: RouteHandler<"rotateApiKey"> = (ctx) => {
   const key = found(ctx);
   const now = ctx.runtime.clock.now();
   const refused = rotateKeyProblem(ctx.apiKey, key);
   if (refused) throw refused;
   if (apiKeyStatus(key, now) !== "active") throw apiKeyInactive(key);
-  const secret = ctx.runtime.store.keys.rotate(
-    key,
-    rotationOverlapMs(ctx.body as ApiKeyRotate | undefined),
-    now,
-  );
+  const secret = ctx.runtime.store.keys.rotate(key, rotationOverlapMs(ctx.body), now);
   return ok(toApiKeyWithSecret(key, secret, now));
 };
 
-const revokeApiKey: RouteHandler = (ctx) => {
+const revokeApiKey: RouteHandler<"revokeApiKey"> = (ctx) => {
   const key = found(ctx);
   const now = ctx.runtime.clock.now();
   if (key.revokedAt !== null) throw apiKeyInactive(key);
@@ -85,10 +79,10 @@ const revokeApiKey: RouteHandler = (ctx) => {
   return ok(toApiKey(key, now));
 };
 
-export const apiKeyRoutes: Record<string, RouteHandler> = {
+export const apiKeyRoutes = {
   createApiKey,
   listApiKeys,
   getApiKey,
   rotateApiKey,
   revokeApiKey,
-};
+} satisfies Partial<RouteTable>;

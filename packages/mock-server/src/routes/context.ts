@@ -1,5 +1,6 @@
 // What a route handler gets: the authenticated account and key, validated inputs, and the mock's parts.
 import { limitOf, retentionCutoff } from "@oisr/contract";
+import type { operations } from "@oisr/contract/schema";
 import type { Clock } from "../clock.ts";
 import type { CursorCodec } from "../http/cursor.ts";
 import type { ResolvedOptions } from "../options.ts";
@@ -20,7 +21,57 @@ export interface Runtime {
   cursors: CursorCodec;
 }
 
-export interface RouteContext {
+/**
+ * The spec's operations the route table answers: every one that authenticates (the spec gives it a
+ * 401). The others are the unauthenticated service routes core.ts serves itself (`/openapi.json`,
+ * `/healthz`, `/readyz`) and the webhooks the mock sends rather than answers.
+ */
+export type ApiOperationId = {
+  [Id in keyof operations]: 401 extends keyof operations[Id]["responses"] ? Id : never;
+}[keyof operations];
+
+type Operation<Id extends ApiOperationId> = operations[Id];
+type Responses<Id extends ApiOperationId> = Operation<Id>["responses"];
+
+/** The generator writes `path?: never` (or `query?: never`) for an operation that has none. */
+type Present<T> = [Exclude<T, undefined>] extends [never] ? Record<string, never> : Exclude<T, undefined>;
+
+/** Path parameters, as the operation table matched them (the spec's are all strings). */
+export type OperationParams<Id extends ApiOperationId> = Present<Operation<Id>["parameters"]["path"]>;
+
+/** The query once validated: coerced to the spec's types (`limit` a number), unknown ones refused. */
+export type OperationQuery<Id extends ApiOperationId> = Present<Operation<Id>["parameters"]["query"]>;
+
+type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : undefined;
+
+/** The JSON body once validated (defaults filled in); `undefined` for operations that take none. */
+export type OperationBody<Id extends ApiOperationId> = JsonContent<Operation<Id>["requestBody"]>;
+
+type SuccessStatus<Id extends ApiOperationId> = Extract<keyof Responses<Id>, 200 | 201 | 202 | 204>;
+
+type Answer<Status, Body> = { status: Status; body: Body; headers?: Record<string, string> };
+
+/**
+ * Operations whose answers the mock builds from records it keeps untyped: events are recorded as
+ * `WebhookEventBody` (any `type`, any `data`; webhooks/dispatcher.ts), so their body is not checked
+ * against the spec's `Event` here (their status still is).
+ */
+type UncheckedAnswer = "listEvents" | "getEvent";
+
+/**
+ * What a handler answers: one of the operation's success statuses with the spec's body for it
+ * (none for a 204). Problems are thrown (HttpProblem), never returned.
+ */
+export type OperationResult<Id extends ApiOperationId> = {
+  [Status in SuccessStatus<Id>]: Id extends UncheckedAnswer
+    ? Answer<Status, unknown>
+    : Responses<Id>[Status] extends { content: { "application/json": infer Body } }
+      ? Answer<Status, Body>
+      : { status: Status; body?: undefined; headers?: Record<string, string> };
+}[SuccessStatus<Id>];
+
+/** What every handler gets, whatever its operation. */
+export interface RouteBase {
   runtime: Runtime;
   account: Account;
   /** The key whose secret the call sent. */
@@ -28,31 +79,49 @@ export interface RouteContext {
   traceId: string;
   /** Path relative to the base URL, as called (still percent-encoded). */
   path: string;
-  params: Record<string, string>;
-  /** Validated query, numbers coerced. */
-  query: Record<string, unknown>;
   headers: Headers;
-  body: unknown;
 }
 
+/** The call as the handler of operation `Id` gets it: its inputs validated against that operation. */
+export interface RouteContext<Id extends ApiOperationId> extends RouteBase {
+  params: OperationParams<Id>;
+  query: OperationQuery<Id>;
+  body: OperationBody<Id>;
+}
+
+export type RouteHandler<Id extends ApiOperationId> = (
+  ctx: RouteContext<Id>,
+) => OperationResult<Id> | Promise<OperationResult<Id>>;
+
+/** The route table: a handler for every operation of the spec that the table answers, and no other. */
+export type RouteTable = { [Id in ApiOperationId]: RouteHandler<Id> };
+
+/**
+ * A handler as the pipeline calls it: once the validator has checked the call against the
+ * handler's operation, its inputs are that operation's (core.ts, the one place the table's types
+ * meet the untyped request).
+ */
+export type ValidatedHandler = (
+  ctx: RouteBase & { params: Record<string, string>; query: Record<string, unknown>; body: unknown },
+) => RouteResult | Promise<RouteResult>;
+
+/** A response as the pipeline (core.ts) puts it on the wire. */
 export interface RouteResult {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
 }
 
-export type RouteHandler = (ctx: RouteContext) => RouteResult | Promise<RouteResult>;
-
-export const ok = (body: unknown, headers?: Record<string, string>): RouteResult => ({
-  status: 200,
-  body,
-  headers,
-});
+export const ok = <T>(body: T, headers?: Record<string, string>) => ({ status: 200 as const, body, headers });
 
 export { limitOf, stringFilters } from "@oisr/contract";
 
 /** A newest-first page keyed by id; an empty page keeps the position it was asked from. */
-export async function idPage<R extends { id: string }, T>(ctx: RouteContext, rows: R[], map: (row: R) => T) {
+export async function idPage<R extends { id: string }, T>(
+  ctx: RouteBase & { query: { cursor?: string; limit?: number } },
+  rows: R[],
+  map: (row: R) => T,
+) {
   const limit = limitOf(ctx.query);
   const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
   const before = (await cursors.decode<string>(ctx.query.cursor, {})).position || null;

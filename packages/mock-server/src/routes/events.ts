@@ -4,17 +4,17 @@
 // listed nor found, and events past the request retention are gone.
 import { eventFeedFilters, eventNotFound, eventTypesOf, readFeed, TEST_EVENT_TYPE } from "@oisr/contract";
 import type { WebhookEvent } from "../store/account.ts";
-import { ok, type RouteContext, type RouteHandler, retentionCutoffMs } from "./context.ts";
+import { ok, type RouteBase, type RouteHandler, type RouteTable, retentionCutoffMs } from "./context.ts";
 
 /** The account's listed events with their feed positions, oldest first. */
-function listed(ctx: RouteContext): { seq: number; body: WebhookEvent }[] {
+function listed(ctx: RouteBase): { seq: number; body: WebhookEvent }[] {
   const cutoff = retentionCutoffMs(ctx.runtime);
   return ctx.account.events.flatMap((e, i) =>
     e.event.type !== TEST_EVENT_TYPE && e.at >= cutoff ? [{ seq: i + 1, body: e.event }] : [],
   );
 }
 
-const listEvents: RouteHandler = async (ctx) => {
+const listEvents: RouteHandler<"listEvents"> = async (ctx) => {
   const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
   const page = await readFeed(cursors, ctx.query, eventFeedFilters(ctx.query), (filters, after, take) => {
     const types = eventTypesOf(filters);
@@ -31,11 +31,11 @@ const listEvents: RouteHandler = async (ctx) => {
   return ok(page);
 };
 
-const getEvent: RouteHandler = (ctx) => {
-  const id = ctx.params.event_id ?? "";
+const getEvent: RouteHandler<"getEvent"> = (ctx) => {
+  const id = ctx.params.event_id;
   const found = listed(ctx).find((r) => r.body.id === id);
   if (!found) throw eventNotFound(id);
   return ok(found.body);
 };
 
-export const eventRoutes: Record<string, RouteHandler> = { listEvents, getEvent };
+export const eventRoutes = { listEvents, getEvent } satisfies Partial<RouteTable>;

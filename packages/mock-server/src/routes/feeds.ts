@@ -3,9 +3,9 @@
 import { type Filters, limitOf, notFound, pageOf, readFeed, stringFilters } from "@oisr/contract";
 import { type InventoryLevel, type Order, type Return, resolveOrder, resolveReturn } from "@oisr/domain";
 import type { Account, FeedPosition } from "../store/account.ts";
-import { ok, type RouteContext, type RouteHandler } from "./context.ts";
+import { ok, type RouteBase, type RouteContext, type RouteHandler, type RouteTable } from "./context.ts";
 
-const cursorsOf = (ctx: RouteContext) => ctx.runtime.cursors.forAccount(ctx.account.id);
+const cursorsOf = (ctx: RouteBase) => ctx.runtime.cursors.forAccount(ctx.account.id);
 
 const since = (updatedAt: string, filter: string | undefined) =>
   filter === undefined || Date.parse(updatedAt) >= Date.parse(filter);
@@ -19,8 +19,8 @@ function feedRoute<T extends { updated_at: string }>(
   positionsOf: (account: Account) => Map<string, FeedPosition>,
   lookup: (account: Account, id: string) => T | undefined,
   keep: (item: T, filters: Filters) => boolean,
-): RouteHandler {
-  return async (ctx) => {
+) {
+  return async (ctx: RouteContext<"listOrders" | "listReturns">) => {
     const page = await readFeed(
       cursorsOf(ctx),
       ctx.query,
@@ -41,7 +41,7 @@ function feedRoute<T extends { updated_at: string }>(
   };
 }
 
-const listOrders = feedRoute<Order>(
+const listOrders: RouteHandler<"listOrders"> = feedRoute<Order>(
   ["status", "source", "updated_since"],
   (account) => account.orderFeed,
   (account, id) => account.state.orderById(id),
@@ -50,7 +50,7 @@ const listOrders = feedRoute<Order>(
     (filters.source === undefined || o.source === filters.source),
 );
 
-const listReturns = feedRoute<Return>(
+const listReturns: RouteHandler<"listReturns"> = feedRoute<Return>(
   ["status", "order_id", "updated_since"],
   (account) => account.returnFeed,
   (account, id) => account.state.returnById(id),
@@ -61,15 +61,15 @@ const listReturns = feedRoute<Return>(
       r.order_external_id === filters.order_id),
 );
 
-const getOrder: RouteHandler = (ctx) => {
-  const identifier = ctx.params.identifier ?? "";
+const getOrder: RouteHandler<"getOrder"> = (ctx) => {
+  const { identifier } = ctx.params;
   const order = resolveOrder(ctx.account.state, identifier);
   if (!order) throw notFound(`No order with id or external_id "${identifier}".`);
   return ok(order);
 };
 
-const getReturn: RouteHandler = (ctx) => {
-  const identifier = ctx.params.return_id ?? "";
+const getReturn: RouteHandler<"getReturn"> = (ctx) => {
+  const identifier = ctx.params.return_id;
   const found = resolveReturn(ctx.account.state, identifier);
   if (!found) throw notFound(`No return with id or external_id "${identifier}".`);
   return ok(found);
@@ -78,7 +78,7 @@ const getReturn: RouteHandler = (ctx) => {
 const compareKeys = (a: [string, string], b: [string, string]) =>
   a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0;
 
-const listInventory: RouteHandler = async (ctx) => {
+const listInventory: RouteHandler<"listInventory"> = async (ctx) => {
   const cursors = cursorsOf(ctx);
   const decoded = await cursors.decode<[string, string]>(
     ctx.query.cursor,
@@ -108,10 +108,10 @@ const listInventory: RouteHandler = async (ctx) => {
   );
 };
 
-export const feedRoutes: Record<string, RouteHandler> = {
+export const feedRoutes = {
   listOrders,
   getOrder,
   listReturns,
   getReturn,
   listInventory,
-};
+} satisfies Partial<RouteTable>;

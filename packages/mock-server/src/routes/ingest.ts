@@ -11,27 +11,28 @@ import {
   ingestAccepted,
   notFound,
 } from "@oisr/contract";
-import { type IngestKind, resolveReturn } from "@oisr/domain";
+import { type IngestBodies, type IngestKind, itemCount, resolveReturn } from "@oisr/domain";
 import { uuidv7 } from "../ids.ts";
 import type { RequestEntry } from "../store/account.ts";
-import { basePath, type RouteContext, type RouteHandler, type RouteResult } from "./context.ts";
+import { basePath, type OperationResult, type RouteBase, type RouteTable } from "./context.ts";
 
 /** A server return id: such a path is checked at once; an RMA may name a return still queued. */
 const RETURN_ID = /^ret_[0-9A-HJKMNP-TV-Z]{26}$/;
 
-const ENDPOINTS: Record<string, { kind: IngestKind; items: string }> = {
-  ingestOrders: { kind: "orders", items: "orders" },
-  ingestInventory: { kind: "inventory", items: "snapshots" },
-  ingestShipments: { kind: "shipments", items: "shipments" },
-  ingestReturns: { kind: "returns", items: "returns" },
-  ingestDispositions: { kind: "dispositions", items: "dispositions" },
-};
+type IngestResult = OperationResult<"ingestOrders">;
 
-function ingest(kind: IngestKind, items: string): RouteHandler {
-  return async (ctx: RouteContext): Promise<RouteResult> => {
-    const { runtime, account } = ctx;
-    const body = ctx.body as Record<string, unknown[]>;
-    const returnId = kind === "dispositions" ? ctx.params.return_id : undefined;
+/**
+ * The one ingest handler, for the calls of one kind. Each entry of `ingestRoutes` hands it to the
+ * spec's operation, so the typecheck proves that operation's body is the domain's body of that kind.
+ */
+type IngestHandler<Kind extends IngestKind> = (
+  ctx: RouteBase & { params: { return_id?: string }; body: IngestBodies[Kind] },
+) => Promise<IngestResult>;
+
+function ingest<Kind extends IngestKind>(kind: Kind): IngestHandler<Kind> {
+  return async (ctx) => {
+    const { runtime, account, body } = ctx;
+    const returnId = ctx.params.return_id;
     if (returnId !== undefined && RETURN_ID.test(returnId) && !resolveReturn(account.state, returnId)) {
       throw notFound(`No return ${returnId} in this account.`);
     }
@@ -43,7 +44,7 @@ function ingest(kind: IngestKind, items: string): RouteHandler {
     const now = runtime.clock.now();
     const id = uuidv7(now);
     const ack = ingestAccepted(id, ctx.traceId);
-    const accepted = (replayed: boolean, answer: IngestAccepted = ack): RouteResult => ({
+    const accepted = (replayed: boolean, answer: IngestAccepted = ack): IngestResult => ({
       status: 202,
       body: answer,
       headers: acceptedHeaders(`${basePath(runtime)}/requests`, answer.request_id, replayed),
@@ -68,7 +69,7 @@ function ingest(kind: IngestKind, items: string): RouteHandler {
       returnId,
       // A copy: the caller's object must not change what gets applied.
       body: JSON.parse(bodyJson),
-      itemCount: body[items]?.length ?? 0,
+      itemCount: itemCount(kind, body),
       acceptedAt: now,
       startedAt: null,
       completedAt: null,
@@ -84,6 +85,10 @@ function ingest(kind: IngestKind, items: string): RouteHandler {
   };
 }
 
-export const ingestRoutes: Record<string, RouteHandler> = Object.fromEntries(
-  Object.entries(ENDPOINTS).map(([operationId, e]) => [operationId, ingest(e.kind, e.items)]),
-);
+export const ingestRoutes = {
+  ingestOrders: ingest("orders"),
+  ingestInventory: ingest("inventory"),
+  ingestShipments: ingest("shipments"),
+  ingestReturns: ingest("returns"),
+  ingestDispositions: ingest("dispositions"),
+} satisfies Partial<RouteTable>;

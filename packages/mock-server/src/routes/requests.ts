@@ -2,11 +2,11 @@
 // period are gone, as after the server's purge.
 import { limitOf, notFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
 import type { RequestEntry } from "../store/account.ts";
-import { ok, type RouteHandler, retained, retentionCutoffMs } from "./context.ts";
+import { ok, type RouteHandler, type RouteTable, retained, retentionCutoffMs } from "./context.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-const listRequests: RouteHandler = async (ctx) => {
+const listRequests: RouteHandler<"listRequests"> = async (ctx) => {
   const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
   const decoded = await cursors.decode<number>(
     ctx.query.cursor,
@@ -30,11 +30,11 @@ const listRequests: RouteHandler = async (ctx) => {
   return ok(await requestPage(cursors, rows, toRequestRecord, { limit, before, filters }));
 };
 
-const getRequest: RouteHandler = (ctx) => {
-  const id = ctx.params.request_id ?? "";
+const getRequest: RouteHandler<"getRequest"> = (ctx) => {
+  const id = ctx.params.request_id;
   const entry = UUID.test(id) ? ctx.account.requestById.get(id.toLowerCase()) : undefined;
   if (!entry || !retained(ctx.runtime, entry.acceptedAt)) throw notFound(`No request ${id} in this account.`);
   return ok(toRequestRecord(entry));
 };
 
-export const requestRoutes: Record<string, RouteHandler> = { listRequests, getRequest };
+export const requestRoutes = { listRequests, getRequest } satisfies Partial<RouteTable>;

@@ -18,27 +18,39 @@ import {
   toWebhookRecovery,
   toWebhookSubscription,
   uniqueEvents,
-  type WebhookRecoveryCreate,
-  type WebhookSubscriptionUpdate,
   webhookUrlNotAllowed,
 } from "@oisr/contract";
 import type { Recovery, Subscription } from "../store/account.ts";
-import { basePath, idPage, ok, type RouteContext, type RouteHandler, retained } from "./context.ts";
+import {
+  basePath,
+  idPage,
+  ok,
+  type RouteBase,
+  type RouteContext,
+  type RouteHandler,
+  type RouteTable,
+  retained,
+} from "./context.ts";
 
-function checkUrl(ctx: RouteContext, url: string): void {
+function checkUrl(ctx: RouteBase, url: string): void {
   const check = classifyWebhookUrl(url, ctx.runtime.options.webhooks.allowPrivateNetworks);
   if (!check.ok) throw webhookUrlNotAllowed(check.reason);
 }
 
-function found(ctx: RouteContext): Subscription {
-  const id = ctx.params.subscription_id ?? "";
+/** The operations on one subscription, named by the path's `subscription_id`. */
+type OnSubscription = {
+  [Id in keyof RouteTable]: RouteContext<Id>["params"] extends { subscription_id: string } ? Id : never;
+}[keyof RouteTable];
+
+function found(ctx: RouteContext<OnSubscription>): Subscription {
+  const id = ctx.params.subscription_id;
   const subscription = ctx.account.subscriptions.get(id);
   if (!subscription) throw subscriptionNotFound(id);
   return subscription;
 }
 
-const createWebhookSubscription: RouteHandler = (ctx) => {
-  const body = ctx.body as { url: string; events: string[]; description?: string };
+const createWebhookSubscription: RouteHandler<"createWebhookSubscription"> = (ctx) => {
+  const { body } = ctx;
   checkUrl(ctx, body.url);
   const now = ctx.runtime.clock.now();
   const subscription: Subscription = {
@@ -63,13 +75,14 @@ const createWebhookSubscription: RouteHandler = (ctx) => {
   };
 };
 
-const listWebhookSubscriptions: RouteHandler = async (ctx) =>
+const listWebhookSubscriptions: RouteHandler<"listWebhookSubscriptions"> = async (ctx) =>
   ok(await idPage(ctx, [...ctx.account.subscriptions.values()], (s) => toWebhookSubscription(s)));
 
-const getWebhookSubscription: RouteHandler = (ctx) => ok(toWebhookSubscription(found(ctx)));
+const getWebhookSubscription: RouteHandler<"getWebhookSubscription"> = (ctx) =>
+  ok(toWebhookSubscription(found(ctx)));
 
-const updateWebhookSubscription: RouteHandler = (ctx) => {
-  const patch = ctx.body as WebhookSubscriptionUpdate;
+const updateWebhookSubscription: RouteHandler<"updateWebhookSubscription"> = (ctx) => {
+  const patch = ctx.body;
   if (patch.url !== undefined) checkUrl(ctx, patch.url);
   const s = found(ctx);
   const change = subscriptionChange(s.status, patch);
@@ -83,7 +96,7 @@ const updateWebhookSubscription: RouteHandler = (ctx) => {
   return ok(toWebhookSubscription(s));
 };
 
-const deleteWebhookSubscription: RouteHandler = (ctx) => {
+const deleteWebhookSubscription: RouteHandler<"deleteWebhookSubscription"> = (ctx) => {
   const s = found(ctx);
   ctx.account.subscriptions.delete(s.id);
   const deliveries = ctx.account.deliveries;
@@ -94,18 +107,18 @@ const deleteWebhookSubscription: RouteHandler = (ctx) => {
   return { status: 204 };
 };
 
-const rotateWebhookSecret: RouteHandler = (ctx) => {
+const rotateWebhookSecret: RouteHandler<"rotateWebhookSecret"> = (ctx) => {
   const s = found(ctx);
   ctx.runtime.webhooks.rotate(s, generateWebhookSecret());
   return ok(toWebhookSubscription(s, true));
 };
 
-const testWebhookSubscription: RouteHandler = (ctx) => {
+const testWebhookSubscription: RouteHandler<"testWebhookSubscription"> = (ctx) => {
   const delivery = ctx.runtime.webhooks.test(ctx.account, found(ctx), ctx.traceId, ctx.apiKey.id);
   return { status: 202, body: toWebhookDelivery(delivery) };
 };
 
-const listWebhookDeliveries: RouteHandler = async (ctx) => {
+const listWebhookDeliveries: RouteHandler<"listWebhookDeliveries"> = async (ctx) => {
   const s = found(ctx);
   return ok(
     await idPage(
@@ -116,9 +129,9 @@ const listWebhookDeliveries: RouteHandler = async (ctx) => {
   );
 };
 
-const retryWebhookDelivery: RouteHandler = (ctx) => {
+const retryWebhookDelivery: RouteHandler<"retryWebhookDelivery"> = (ctx) => {
   const s = found(ctx);
-  const id = ctx.params.delivery_id ?? "";
+  const id = ctx.params.delivery_id;
   const d = ctx.account.deliveries.find((x) => x.id === id && x.subscriptionId === s.id);
   if (!d) throw deliveryNotFound(id);
   if (retryRefused(s.status, d.eventType)) throw subscriptionDisabled(s.id);
@@ -129,14 +142,10 @@ const retryWebhookDelivery: RouteHandler = (ctx) => {
   return { status: 202, body: toWebhookDelivery(delivery) };
 };
 
-const recoverWebhookSubscription: RouteHandler = (ctx) => {
+const recoverWebhookSubscription: RouteHandler<"recoverWebhookSubscription"> = (ctx) => {
   const now = ctx.runtime.clock.now();
   // The window first, as the server checks it before reading the subscription.
-  const window = recoveryWindow(
-    ctx.body as WebhookRecoveryCreate,
-    new Date(now),
-    ctx.runtime.options.requestRetentionDays,
-  );
+  const window = recoveryWindow(ctx.body, new Date(now), ctx.runtime.options.requestRetentionDays);
   const s = found(ctx);
   if (s.status !== "enabled") throw subscriptionDisabled(s.id);
   const recovery: Recovery = {
@@ -158,15 +167,15 @@ const recoverWebhookSubscription: RouteHandler = (ctx) => {
   };
 };
 
-const getWebhookRecovery: RouteHandler = (ctx) => {
+const getWebhookRecovery: RouteHandler<"getWebhookRecovery"> = (ctx) => {
   const s = found(ctx);
-  const id = ctx.params.recovery_id ?? "";
+  const id = ctx.params.recovery_id;
   const r = ctx.account.recoveries.get(id);
   if (!r || r.subscriptionId !== s.id || !retained(ctx.runtime, r.createdAt)) throw recoveryNotFound(id);
   return ok(toWebhookRecovery(r));
 };
 
-export const webhookRoutes: Record<string, RouteHandler> = {
+export const webhookRoutes = {
   createWebhookSubscription,
   listWebhookSubscriptions,
   getWebhookSubscription,
@@ -178,4 +187,4 @@ export const webhookRoutes: Record<string, RouteHandler> = {
   retryWebhookDelivery,
   recoverWebhookSubscription,
   getWebhookRecovery,
-};
+} satisfies Partial<RouteTable>;
