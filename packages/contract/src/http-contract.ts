@@ -28,6 +28,7 @@ export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
   method_not_allowed: "Method not allowed",
   payload_too_large: "Payload too large",
   unsupported_media_type: "Unsupported media type",
+  request_header_fields_too_large: "Request header fields too large",
   idempotency_key_reused: "Idempotency key reused with a different body",
   subscription_disabled: "Subscription disabled",
   insufficient_permission: "Insufficient permission",

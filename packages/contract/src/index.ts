@@ -52,6 +52,13 @@ export {
   validationFailedDetail,
 } from "./body-validator.ts";
 export {
+  answerClientError,
+  type ClientErrorSocket,
+  clientErrorResponse,
+  rawProblemResponse,
+  requestHeaderFieldsTooLarge,
+} from "./client-errors.ts";
+export {
   checkRateLimits,
   DAY_MS,
   DEFAULT_MAX_ATTEMPTS,
@@ -121,6 +128,12 @@ export {
   unsupportedMediaType,
   validationFailed,
 } from "./problems.ts";
+export {
+  guardIntegerQuery,
+  integerQueryParameters,
+  isDecimalInteger,
+  NOT_DECIMAL_PREFIX,
+} from "./query-integers.ts";
 export {
   DEFAULT_RATE_LIMITS,
   isRateLimitScope,

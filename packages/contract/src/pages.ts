@@ -2,6 +2,7 @@
 // rows (the extra row only says there is more), `next_cursor` on every page, the last and empty
 // ones included, so a client can always store it and call again later.
 import type { AccountCursors, Filters } from "./cursor.ts";
+import { isDecimalInteger } from "./query-integers.ts";
 
 export const DEFAULT_LIMIT = 50;
 
@@ -11,9 +12,15 @@ export interface Page<T> {
   has_more: boolean;
 }
 
-/** `limit` as validated (1-200), or the default. */
+/**
+ * `limit` as validated (1-200; Ajv made it a number), or the default. A string is read only when it
+ * is decimal digits (guardIntegerQuery): never with Number, which reads `0x10` as 16.
+ */
 export function limitOf(query: Record<string, unknown>): number {
-  return Number(query.limit ?? DEFAULT_LIMIT);
+  const limit = query.limit ?? DEFAULT_LIMIT;
+  if (typeof limit === "number" && Number.isSafeInteger(limit)) return limit;
+  if (typeof limit === "string" && isDecimalInteger(limit)) return Number.parseInt(limit, 10);
+  throw new TypeError(`limit ${JSON.stringify(limit)} was not validated`);
 }
 
 /** The named filters among the query's parameters; anything but a string counts as absent. */

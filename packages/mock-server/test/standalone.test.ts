@@ -36,6 +36,23 @@ describe("startMockServer", () => {
     ]);
   });
 
+  it("answers a request line over Node's header limit with a 431 problem, as the server does", async () => {
+    const res = await fetch(`${server.url}/orders?cursor=${"a".repeat(100_000)}`, { headers: auth });
+    expect(res.status).toBe(431);
+    expect(res.headers.get("content-type")).toBe("application/problem+json; charset=utf-8");
+    const traceId = res.headers.get("x-trace-id");
+    expect(traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(await res.json()).toMatchObject({
+      type: "https://oisr.dev/problems/request_header_fields_too_large",
+      title: "Request header fields too large",
+      status: 431,
+      code: "request_header_fields_too_large",
+      trace_id: traceId,
+    });
+    // The next call on a new connection is served as usual.
+    expect((await fetch(`${server.origin}/healthz`)).status).toBe(200);
+  });
+
   it("exposes the controls under /__mock/", async () => {
     const created = await fetch(`${server.origin}/__mock/accounts`, { method: "POST", body: "{}" });
     const { token, apiKeyId } = (await created.json()) as { token: string; apiKeyId: string };

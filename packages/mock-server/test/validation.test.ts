@@ -73,6 +73,24 @@ describe("validation and HTTP errors", () => {
     expect(res.body.errors).toEqual([expect.objectContaining(error)]);
   });
 
+  // Decimal digits only: Ajv alone reads them with Number (0x10 as 16; issue 25), as on the server.
+  it.each(["0x10", "1e1", "0b11", "5.0", "%2B5", "%205", "5%20", "Infinity", "1e3"])(
+    "refuses GET /orders?limit=%s as no integer, with that one error",
+    async (limit) => {
+      const { call } = frozenMock();
+      const res = await call("GET", `/orders?limit=${limit}`);
+      expect(res.status).toBe(400);
+      expect(res.body.errors).toEqual([
+        { pointer: "/query/limit", code: "type", message: "must be integer" },
+      ]);
+    },
+  );
+
+  it("takes limit=007 as 7 (leading zeros are decimal digits)", async () => {
+    const { call } = frozenMock();
+    expect((await call("GET", "/orders?limit=007")).status).toBe(200);
+  });
+
   it("checks the Idempotency-Key header", async () => {
     const { call } = frozenMock();
     const res = await call(

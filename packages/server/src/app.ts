@@ -1,5 +1,6 @@
 // createApp(deps): the whole HTTP surface, every router mounted here with what it needs passed in
 // (openServices builds the stores); only per-call facts travel in res.locals (http/locals.ts).
+import { integerQueryParameters } from "@oisr/contract";
 import express, { type Express, Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "pino";
@@ -9,6 +10,7 @@ import { largeBodyGate, verifyBody } from "./http/body-limits.ts";
 import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
 import { corsMiddleware } from "./http/cors.ts";
 import { errorHandler, notFound } from "./http/errors.ts";
+import { integerQuery } from "./http/integer-query.ts";
 import "./http/locals.ts";
 import { requestLogger } from "./http/request-log.ts";
 import { traceMiddleware } from "./http/trace.ts";
@@ -73,6 +75,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   const { forParameters, bodySchemas } = splitBodySchemas(spec);
+  v2.use(integerQuery(integerQueryParameters(spec)));
   v2.use(
     OpenApiValidator.middleware({
       // The document is the spec, checked in CI; its embedded type is looser than the library's.

@@ -161,6 +161,32 @@ describe("timeouts", () => {
   });
 });
 
+describe("a request line and headers over Node's limit", () => {
+  it("is answered 431 problem+json with a trace id, also after a call on the same connection, and closed", async () => {
+    const client = await rawClient();
+    client.socket.write("GET /healthz HTTP/1.1\r\nHost: oisr\r\n\r\n");
+    await client.received(/^HTTP\/1\.1 200 [\s\S]*\r\n\r\n[\s\S]*\}/, 2000);
+    client.socket.write(`GET /v2/orders?cursor=${"a".repeat(100_000)} HTTP/1.1\r\nHost: oisr\r\n\r\n`);
+    try {
+      await client.received(/HTTP\/1\.1 431 Request Header Fields Too Large\r\n[\s\S]*\r\n\r\n\{.*\}$/, 3000);
+      expect(await client.closedWithin(1000)).toBeDefined();
+      const answer = client.text().slice(client.text().indexOf("HTTP/1.1 431"));
+      const [head = "", body = ""] = answer.split("\r\n\r\n");
+      expect(head).toMatch(/\r\ncontent-type: application\/problem\+json; charset=utf-8\r\n/i);
+      expect(head).toMatch(/\r\nconnection: close(\r\n|$)/i);
+      const traceId = /\r\nx-trace-id: ([0-9a-f]{32})(\r\n|$)/i.exec(head)?.[1];
+      expect(JSON.parse(body)).toMatchObject({
+        type: "https://oisr.dev/problems/request_header_fields_too_large",
+        status: 431,
+        code: "request_header_fields_too_large",
+        trace_id: traceId,
+      });
+    } finally {
+      client.socket.destroy();
+    }
+  });
+});
+
 describe("connection cap", () => {
   it("drops connections beyond OISR_MAX_CONNECTIONS=4", async () => {
     const held = await Promise.all([rawClient(), rawClient(), rawClient(), rawClient()]);

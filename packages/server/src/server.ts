@@ -1,6 +1,7 @@
 // Starts the roles of one process (API, workers or both) over one database, and stops them cleanly.
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerClientError } from "@oisr/contract";
 import type { Express } from "express";
 import type { Logger } from "pino";
 import { createApp, createMetricsApp } from "./app.ts";
@@ -30,6 +31,9 @@ export interface RunningServer {
  */
 async function listen(app: Express, port: number, config: Config): Promise<{ server: Server; port: number }> {
   const server = app.listen(port, config.host);
+  // A request line and headers longer than Node reads (a 100 kB query string) is a 431
+  // problem+json like every other error, not Node's bare 431; other client errors as Node answers.
+  server.on("clientError", answerClientError);
   server.headersTimeout = config.headersTimeoutMs;
   server.requestTimeout = config.requestTimeoutMs;
   server.keepAliveTimeout = config.keepAliveTimeoutMs;

@@ -1952,7 +1952,7 @@ export interface components {
          * @description Stable machine-readable error code; see the Errors section of the introduction.
          * @enum {string}
          */
-        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "idempotency_key_reused" | "subscription_disabled" | "insufficient_permission" | "api_key_expired" | "api_key_inactive" | "last_admin_key" | "rate_limited" | "internal_error" | "service_unavailable";
+        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "idempotency_key_reused" | "subscription_disabled" | "insufficient_permission" | "api_key_expired" | "api_key_inactive" | "last_admin_key" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description One way in which a request does not match this document. */
         FieldError: {
             /**
@@ -2578,7 +2578,8 @@ export interface components {
          */
         Cursor: string;
         /**
-         * @description Maximum number of items in the page.
+         * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+         *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
          * @example 100
          */
         Limit: number;
@@ -3094,7 +3095,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -3210,7 +3212,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -3326,7 +3329,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -3436,7 +3440,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -3499,7 +3504,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -3842,7 +3848,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -4063,7 +4070,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];
@@ -4178,7 +4186,8 @@ export interface operations {
                  */
                 cursor?: components["parameters"]["Cursor"];
                 /**
-                 * @description Maximum number of items in the page.
+                 * @description Maximum number of items in the page, in decimal digits (`0x10`, `1e1`, `+5` or `5.0` is
+                 *     `400` `validation_failed` at `/query/limit`; leading zeros are allowed: `007` is 7).
                  * @example 100
                  */
                 limit?: components["parameters"]["Limit"];

@@ -8,6 +8,8 @@
 import {
   BodyValidator,
   createSpecAjv,
+  guardIntegerQuery,
+  integerQueryParameters,
   type OpenApiDocument,
   toFieldErrors,
   unstorableCharacterError,
@@ -53,8 +55,10 @@ export class SpecValidator {
   readonly #general = createSpecAjv({ coerceTypes: true });
   readonly #body: BodyValidator;
   readonly #cache = new Map<string, Validators>();
+  readonly #integerQuery: ReadonlySet<string>;
 
   constructor(document: OpenApiDocument) {
+    this.#integerQuery = integerQueryParameters(document);
     this.#general.addSchema({ $id: SPEC_ID, components: { schemas: document.components.schemas } });
     this.#body = new BodyValidator(document, SPEC_ID);
   }
@@ -87,7 +91,7 @@ export class SpecValidator {
 
   /**
    * Validates a request against its operation; throws 400 `validation_failed`. Query values are
-   * coerced in place (e.g. `limit` becomes a number) and defaults filled in.
+   * coerced in place (e.g. `limit` becomes a number; decimal digits only) and defaults filled in.
    */
   validate(op: Operation, parts: RequestParts): void {
     const v = this.#validators(op);
@@ -107,6 +111,8 @@ export class SpecValidator {
         ]);
       }
     }
+    // Ajv reads query integers with Number (`0x10` as 16): only decimal digits reach it as numbers.
+    guardIntegerQuery(parts.query, this.#integerQuery);
     const data = { query: parts.query, headers: parts.headers, params: parts.params };
     if (!v.general(data)) throw validationFailed(toFieldErrors(v.general.errors ?? []));
     // A path id PostgreSQL could not store names nothing that exists, on the server as here.

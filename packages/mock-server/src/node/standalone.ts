@@ -2,6 +2,7 @@
 // non-JavaScript consumers and end-to-end tests. Requests are answered whatever Host they name.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { answerClientError } from "@oisr/contract";
 import { getResponse } from "msw";
 import { createMock } from "../mock.ts";
 import type { MockOptions } from "../options.ts";
@@ -114,6 +115,8 @@ export async function startMockServer(options: StandaloneOptions = {}): Promise<
       res.end("mock server error");
     }
   });
+  // A request line and headers longer than Node reads is a 431 problem+json, as on the server.
+  server.on("clientError", answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, () => resolve());
