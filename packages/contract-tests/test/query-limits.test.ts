@@ -1,6 +1,6 @@
-// Issue 25, item 6: `limit` is decimal digits on every list (Ajv alone reads `0x10` as 16, `1e1` as
-// 10, `+5` as 5), and a request line or headers over the HTTP server's limit is a problem+json
-// 431 like every other error, not a bare status.
+// docs/product.md §5 and §7: `limit` is decimal digits on every list (Ajv alone reads `0x10` as 16,
+// `1e1` as 10, `+5` as 5), and a request line or headers over the HTTP server's limit is a
+// problem+json 431 like every other error, not a bare status (issue 25, item 6).
 import { describe, expect, it } from "vitest";
 import { send } from "../src/client.ts";
 import { type Client, expectProblem, useSystem } from "../src/harness.ts";

@@ -1,6 +1,9 @@
 // Contract facts the server and the mock must state identically: problem titles (decision 001),
 // the headers browsers may read, the strings PostgreSQL cannot store, and the bearer token's
 // syntax. Rate-limit scopes are in rate-limits.ts.
+import type { components } from "./generated/schema.d.ts";
+
+type ProblemCode = components["schemas"]["ProblemCode"];
 
 /**
  * The response headers browser code may read across origins (CORS `Access-Control-Expose-Headers`):
@@ -19,7 +22,8 @@ export const EXPOSED_HEADERS = [
   "WWW-Authenticate",
 ] as const;
 
-export const PROBLEM_TITLES: Readonly<Record<string, string>> = {
+/** The title of each problem code (decision 001): a code without one does not compile. */
+export const PROBLEM_TITLES: Readonly<Record<ProblemCode, string>> = {
   invalid_json: "Malformed JSON",
   validation_failed: "Request does not match the API schema",
   invalid_cursor: "Invalid cursor",
