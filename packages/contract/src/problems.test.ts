@@ -1,18 +1,25 @@
 import { describe, expect, it } from "vitest";
+import { openapiDocument } from "./generated/spec.gen.ts";
+import { PROBLEM_TITLES } from "./http-contract.ts";
 import {
+  bodyTooDeep,
   HttpProblem,
+  ingestReturnNotFound,
   internalError,
   invalidJson,
   methodNotAllowed,
   notFound,
+  orderNotFound,
   payloadTooLarge,
   problemBody,
+  returnNotFound,
   SERVICE_UNAVAILABLE_DETAIL,
   serviceUnavailable,
   unauthorized,
   unsupportedMediaType,
   validationFailed,
 } from "./problems.ts";
+import { requestNotFound } from "./request-record.ts";
 
 describe("problem bodies", () => {
   it("state code, title, status, detail and trace id as RFC 9457 and the spec say", () => {
@@ -52,9 +59,21 @@ describe("problem bodies", () => {
     [payloadTooLarge(), 413, "payload_too_large", "The request body exceeds 5 MiB."],
     [unsupportedMediaType(), 415, "unsupported_media_type", "Send the body as application/json."],
     [internalError(), 500, "internal_error", "An unexpected error occurred."],
+    [bodyTooDeep(), 400, "invalid_json", "The request body nests deeper than 32 levels."],
+    [orderNotFound("1042"), 404, "not_found", 'No order with id or external_id "1042".'],
+    [returnNotFound("RMA-1"), 404, "not_found", 'No return with id or external_id "RMA-1".'],
+    [ingestReturnNotFound("ret_1"), 404, "not_found", "No return ret_1 in this account."],
+    [requestNotFound("0195"), 404, "not_found", "No request 0195 in this account."],
   ])("%#: the shared constructors say one text each", (problem, status, code, detail) => {
     expect(problem).toBeInstanceOf(HttpProblem);
     expect([problem.status, problem.code, problem.message]).toEqual([status, code, detail]);
+  });
+});
+
+describe("problem titles", () => {
+  it("name every problem code of the spec, and no other", () => {
+    const schemas = (openapiDocument.components as { schemas: Record<string, { enum?: string[] }> }).schemas;
+    expect(Object.keys(PROBLEM_TITLES).sort()).toEqual([...(schemas.ProblemCode?.enum ?? [])].sort());
   });
 });
 

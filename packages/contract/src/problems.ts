@@ -4,6 +4,7 @@
 import { type FieldError, problemErrors, validationFailedDetail } from "./body-validator.ts";
 import type { components } from "./generated/schema.d.ts";
 import { PROBLEM_TITLES } from "./http-contract.ts";
+import { MAX_BODY_DEPTH } from "./json-depth.ts";
 
 export type ProblemCode = components["schemas"]["ProblemCode"];
 export type Problem = components["schemas"]["Problem"];
@@ -57,11 +58,25 @@ export function problemBody(problem: HttpProblem, traceId: string): Problem {
 
 export const notFound = (detail = "No such resource or path.") => new HttpProblem(404, "not_found", detail);
 
+/** 404 for GET /orders/{identifier}: no order of the account has that server id or external_id. */
+export const orderNotFound = (identifier: string) =>
+  notFound(`No order with id or external_id "${identifier}".`);
+
+/** 404 for GET /returns/{return_id}: no return of the account has that server id or external_id. */
+export const returnNotFound = (identifier: string) =>
+  notFound(`No return with id or external_id "${identifier}".`);
+
+/** 404 for dispositions sent to a return server id (`ret_…`) the account does not hold. */
+export const ingestReturnNotFound = (returnId: string) => notFound(`No return ${returnId} in this account.`);
+
 export const validationFailed = (errors: FieldError[], total = errors.length) =>
   new HttpProblem(400, "validation_failed", validationFailedDetail(total), { errors, errorsTotal: total });
 
 export const invalidJson = (detail = "The request body is not valid JSON.") =>
   new HttpProblem(400, "invalid_json", detail);
+
+/** 400 for a body nested deeper than MAX_BODY_DEPTH, refused before it is parsed. */
+export const bodyTooDeep = () => invalidJson(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
 
 export const payloadTooLarge = () =>
   new HttpProblem(413, "payload_too_large", "The request body exceeds 5 MiB.");

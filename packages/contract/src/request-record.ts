@@ -4,6 +4,7 @@
 import type { AccountCursors, Filters } from "./cursor.ts";
 import type { components } from "./generated/schema.d.ts";
 import { type Page, pageOf } from "./pages.ts";
+import { notFound } from "./problems.ts";
 
 type Schemas = components["schemas"];
 export type RequestRecord = Schemas["RequestRecord"];
@@ -86,3 +87,6 @@ export function acceptedHeaders(requestsPath: string, requestId: string, replaye
     ...(replayed ? { "Idempotent-Replayed": "true" } : {}),
   };
 }
+
+/** 404 for GET /requests/{request_id}: no such request of the account, or one past the retention. */
+export const requestNotFound = (id: string) => notFound(`No request ${id} in this account.`);

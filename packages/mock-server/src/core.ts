@@ -8,7 +8,9 @@ import {
   bearerToken,
   grants,
   insufficientPermission,
+  internalError,
   methodNotAllowed,
+  notFound,
   openapiDocument,
   permissionFor,
   rateLimitedProblem,
@@ -17,6 +19,7 @@ import {
   scopesFor,
   serviceUnavailable,
   unauthorized,
+  unsupportedMediaType,
 } from "@oisr/contract";
 import { Clock } from "./clock.ts";
 import { mediaType, readJsonBody } from "./http/body.ts";
@@ -122,7 +125,7 @@ export class MockCore {
     const headers: Record<string, string> = { "X-Trace-Id": traceId };
     if (location.kind === "api") Object.assign(headers, corsHeaders());
     try {
-      if (location.kind === "other") throw new HttpProblem(404, "not_found", "No such resource or path.");
+      if (location.kind === "other") throw notFound();
       if (location.kind === "service") {
         const result = this.#service(location.path, request);
         return result instanceof Response ? result : build(request, result, headers);
@@ -134,10 +137,7 @@ export class MockCore {
       }
       return build(request, await this.#api(request, url, location.path, traceId, headers), headers);
     } catch (err) {
-      const problem =
-        err instanceof HttpProblem
-          ? err
-          : new HttpProblem(500, "internal_error", "An unexpected error occurred.");
+      const problem = err instanceof HttpProblem ? err : internalError();
       return build(
         request,
         { status: problem.status, body: problemBody(problem, traceId), headers: problem.headers },
@@ -189,7 +189,7 @@ export class MockCore {
       // An optional body may be left out altogether (no Content-Type, nothing sent).
       (operation.bodyRequired || !(await isEmpty(request)))
     ) {
-      throw new HttpProblem(415, "unsupported_media_type", "Send the body as application/json.");
+      throw unsupportedMediaType();
     }
     // Null prototypes: a parameter or header named `__proto__` must be an ordinary member, not
     // the object's prototype (it would slip past the unknown-parameter check).
@@ -211,7 +211,7 @@ export class MockCore {
     });
     this.#validator.validate(operation, { query, headers: headerRecord, params, body: body.value });
     const handler = routeOf(operation.operationId);
-    if (!handler) throw new HttpProblem(404, "not_found", "No such resource or path.");
+    if (!handler) throw notFound();
     return handler({
       runtime,
       account,

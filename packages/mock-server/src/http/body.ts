@@ -3,8 +3,7 @@
 // `1` or `"x"` are valid JSON, so the schema refuses them as `validation_failed`, not as
 // `invalid_json`); an empty JSON body is `{}`. Other media types are left unread (the operation
 // then decides: 415).
-import { MAX_BODY_DEPTH, nestsDeeperThan } from "@oisr/contract";
-import { HttpProblem } from "./problem.ts";
+import { bodyTooDeep, invalidJson, MAX_BODY_DEPTH, nestsDeeperThan, payloadTooLarge } from "@oisr/contract";
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -16,9 +15,6 @@ export function mediaType(request: Request): string | undefined {
 const isJsonType = (type: string | undefined) =>
   type !== undefined && (type === "application/json" || /^application\/[^/]+\+json$/.test(type));
 
-const tooLarge = () => new HttpProblem(413, "payload_too_large", "The request body exceeds 5 MiB.");
-const malformed = () => new HttpProblem(400, "invalid_json", "The request body is not valid JSON.");
-
 export interface ParsedBody {
   /** The parsed JSON, or undefined when the body was not JSON (or there was none). */
   value: unknown;
@@ -29,21 +25,15 @@ export async function readJsonBody(request: Request): Promise<ParsedBody> {
   if (request.method === "GET" || request.method === "HEAD") return { value: undefined, parsed: false };
   if (!isJsonType(mediaType(request))) return { value: undefined, parsed: false };
   const declared = Number(request.headers.get("content-length"));
-  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw tooLarge();
+  if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) throw payloadTooLarge();
   const bytes = new Uint8Array(await request.arrayBuffer());
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw payloadTooLarge();
   if (bytes.byteLength === 0) return { value: {}, parsed: true };
-  if (nestsDeeperThan(bytes, MAX_BODY_DEPTH)) {
-    throw new HttpProblem(
-      400,
-      "invalid_json",
-      `The request body nests deeper than ${MAX_BODY_DEPTH} levels.`,
-    );
-  }
+  if (nestsDeeperThan(bytes, MAX_BODY_DEPTH)) throw bodyTooDeep();
   const text = new TextDecoder().decode(bytes);
   try {
     return { value: JSON.parse(text), parsed: true };
   } catch {
-    throw malformed();
+    throw invalidJson();
   }
 }

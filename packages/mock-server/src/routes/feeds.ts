@@ -1,6 +1,14 @@
 // GET /orders and GET /returns (change feeds: each resource at the position of its latest change),
 // GET /orders/{identifier}, GET /returns/{return_id}, and GET /inventory (keyset by location, sku).
-import { type Filters, limitOf, notFound, pageOf, readFeed, stringFilters } from "@oisr/contract";
+import {
+  type Filters,
+  limitOf,
+  orderNotFound,
+  pageOf,
+  readFeed,
+  returnNotFound,
+  stringFilters,
+} from "@oisr/contract";
 import { type InventoryLevel, type Order, type Return, resolveOrder, resolveReturn } from "@oisr/domain";
 import type { Account, FeedPosition } from "../store/account.ts";
 import { ok, type RouteBase, type RouteContext, type RouteHandler, type RouteTable } from "./context.ts";
@@ -64,14 +72,14 @@ const listReturns: RouteHandler<"listReturns"> = feedRoute<Return>(
 const getOrder: RouteHandler<"getOrder"> = (ctx) => {
   const { identifier } = ctx.params;
   const order = resolveOrder(ctx.account.state, identifier);
-  if (!order) throw notFound(`No order with id or external_id "${identifier}".`);
+  if (!order) throw orderNotFound(identifier);
   return ok(order);
 };
 
 const getReturn: RouteHandler<"getReturn"> = (ctx) => {
   const identifier = ctx.params.return_id;
   const found = resolveReturn(ctx.account.state, identifier);
-  if (!found) throw notFound(`No return with id or external_id "${identifier}".`);
+  if (!found) throw returnNotFound(identifier);
   return ok(found);
 };
 

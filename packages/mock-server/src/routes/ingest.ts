@@ -9,7 +9,7 @@ import {
   idempotencyKeyLive,
   idempotencyKeyReused,
   ingestAccepted,
-  notFound,
+  ingestReturnNotFound,
 } from "@oisr/contract";
 import { type IngestBodies, type IngestKind, itemCount, resolveReturn } from "@oisr/domain";
 import { uuidv7 } from "../ids.ts";
@@ -34,7 +34,7 @@ function ingest<Kind extends IngestKind>(kind: Kind): IngestHandler<Kind> {
     const { runtime, account, body } = ctx;
     const returnId = ctx.params.return_id;
     if (returnId !== undefined && RETURN_ID.test(returnId) && !resolveReturn(account.state, returnId)) {
-      throw notFound(`No return ${returnId} in this account.`);
+      throw ingestReturnNotFound(returnId);
     }
     const idempotencyKey = ctx.headers.get("idempotency-key");
     const bodyJson = JSON.stringify(body);

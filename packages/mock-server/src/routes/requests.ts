@@ -1,6 +1,6 @@
 // GET /requests (newest first) and GET /requests/{request_id}. Records older than the retention
 // period are gone, as after the server's purge.
-import { limitOf, notFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
+import { limitOf, requestNotFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
 import type { RequestEntry } from "../store/account.ts";
 import { ok, type RouteHandler, type RouteTable, retained, retentionCutoffMs } from "./context.ts";
 
@@ -33,7 +33,7 @@ const listRequests: RouteHandler<"listRequests"> = async (ctx) => {
 const getRequest: RouteHandler<"getRequest"> = (ctx) => {
   const id = ctx.params.request_id;
   const entry = UUID.test(id) ? ctx.account.requestById.get(id.toLowerCase()) : undefined;
-  if (!entry || !retained(ctx.runtime, entry.acceptedAt)) throw notFound(`No request ${id} in this account.`);
+  if (!entry || !retained(ctx.runtime, entry.acceptedAt)) throw requestNotFound(id);
   return ok(toRequestRecord(entry));
 };
 

@@ -3,7 +3,7 @@
 // 40 concurrent 4.8 MiB bodies took 2.8 GB (issue 14): the raw bytes, their string and the parsed
 // tree each cost a multiple of the body.
 import {
-  invalidJson,
+  bodyTooDeep,
   jsonTextMayHoldUnstorable,
   MAX_BODY_DEPTH,
   nestsDeeperThan,
@@ -18,7 +18,7 @@ import type { NextFunction, Request, RequestHandler, Response } from "express";
  */
 export function verifyBody(_req: Request, res: Response, buf: Buffer): void {
   if (nestsDeeperThan(buf, MAX_BODY_DEPTH)) {
-    throw invalidJson(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
+    throw bodyTooDeep();
   }
   res.locals.bodyMayHoldUnstorable = jsonTextMayHoldUnstorable(buf.toString("latin1"));
 }

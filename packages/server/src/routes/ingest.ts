@@ -1,7 +1,12 @@
 // POST /ingest/*: validated (parameters by the OpenAPI middleware, the body by http/body-validation.ts),
 // stored, answered 202 at once.
 import { hash } from "node:crypto";
-import { acceptedHeaders, type IngestAccepted, idempotencyKeyReused, notFound } from "@oisr/contract";
+import {
+  acceptedHeaders,
+  type IngestAccepted,
+  idempotencyKeyReused,
+  ingestReturnNotFound,
+} from "@oisr/contract";
 import { type IngestBodies, itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import { operation } from "../http/typed.ts";
@@ -32,7 +37,7 @@ export function ingestRoutes(store: RequestStore, resources: ResourceStore): Rou
         RETURN_ID.test(returnId) &&
         !(await resources.getReturn(accountId, returnId))
       ) {
-        throw notFound(`No return ${returnId} in this account.`);
+        throw ingestReturnNotFound(returnId);
       }
       const outcome = await store.accept({
         accountId,

@@ -1,5 +1,5 @@
 // GET /orders (the change feed) and GET /orders/{identifier}.
-import { notFound, readFeed, stringFilters } from "@oisr/contract";
+import { orderNotFound, readFeed, stringFilters } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
@@ -27,7 +27,7 @@ export function orderRoutes(store: ResourceStore, codec: Cursors): Router {
     operation("getOrder", async (req, res) => {
       const { identifier } = req.params;
       const order = await store.getOrder(res.locals.account.id, identifier);
-      if (!order) throw notFound(`No order with id or external_id "${identifier}".`);
+      if (!order) throw orderNotFound(identifier);
       res.json(order);
     }),
   );

@@ -1,5 +1,5 @@
 // GET /requests and GET /requests/{request_id}: processing records, newest first.
-import { limitOf, notFound, requestPage, retentionCutoff, stringFilters } from "@oisr/contract";
+import { limitOf, requestNotFound, requestPage, retentionCutoff, stringFilters } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
@@ -31,7 +31,7 @@ export function requestRoutes(store: RequestStore, codec: Cursors, retentionDays
       const id = req.params.request_id;
       const row = UUID.test(id) ? await store.get(res.locals.account.id, id.toLowerCase()) : undefined;
       if (!row || new Date(row.acceptedAt) < retentionCutoff(new Date(), retentionDays)) {
-        throw notFound(`No request ${id} in this account.`);
+        throw requestNotFound(id);
       }
       res.json(toRequestRecord(row));
     }),

@@ -1,5 +1,5 @@
 // GET /returns (the change feed) and GET /returns/{return_id}.
-import { notFound, readFeed, stringFilters } from "@oisr/contract";
+import { readFeed, returnNotFound, stringFilters } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
@@ -27,7 +27,7 @@ export function returnRoutes(store: ResourceStore, codec: Cursors): Router {
     operation("getReturn", async (req, res) => {
       const identifier = req.params.return_id;
       const found = await store.getReturn(res.locals.account.id, identifier);
-      if (!found) throw notFound(`No return with id or external_id "${identifier}".`);
+      if (!found) throw returnNotFound(identifier);
       res.json(found);
     }),
   );
