@@ -12,6 +12,7 @@ function checkRecord(r: Json) {
   expect(Object.keys(r).sort()).toEqual(
     [
       "accepted_at",
+      "api_key_id",
       "attempts",
       "completed_at",
       "error",
@@ -26,6 +27,8 @@ function checkRecord(r: Json) {
       "trace_id",
     ].sort(),
   );
+  // Every request of these tests was submitted with a key: the record names it, never the secret.
+  expect(r.api_key_id).toMatch(/^key_[0-9A-HJKMNP-TV-Z]{26}$/);
   switch (r.status) {
     case "pending":
       expect(r).toMatchObject({
