@@ -101,10 +101,14 @@ describe.skipIf(!adminUrl).each(TOPOLOGIES)(`$name ${REASON}`, (topology) => {
       account_id: expect.stringMatching(/^acc_/),
       name: "cli-test",
       token: expect.stringMatching(/^oisr_/),
+      api_key_id: expect.stringMatching(/^key_/),
     });
     const { account_id: accountId, token } = created.output as { account_id: string; token: string };
     const second = await cli(directUrl, ["tokens", "create", "--account", accountId]);
-    expect(second).toEqual({ code: 0, output: { token: expect.stringMatching(/^oisr_/) } });
+    expect(second).toEqual({
+      code: 0,
+      output: { token: expect.stringMatching(/^oisr_/), api_key_id: expect.stringMatching(/^key_/) },
+    });
     const token2 = (second.output as { token: string }).token;
     // Both tokens name the same account, on both processes.
     const [a1, b1] = systems.map((s) => client(s, { accountId, token }));
