@@ -214,12 +214,16 @@ export {
   parseHttpDate,
   parseRetryAfter,
   parseRetrySchedule,
+  type ResponseSnippet,
   recordedStatus,
+  responseSnippet,
   SECRET_ROTATION_OVERLAP_MS,
   shouldDisable,
   unansweredAttemptError,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
   WEBHOOK_GONE_STATUS,
+  WEBHOOK_RESPONSE_BODY_MAX_BYTES,
+  WEBHOOK_RESPONSE_CONTENT_TYPE_MAX_CHARS,
   WEBHOOK_USER_AGENT,
 } from "./webhook-policy.ts";
 export {

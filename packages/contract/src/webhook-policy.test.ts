@@ -12,8 +12,11 @@ import {
   parseRetryAfter,
   parseRetrySchedule,
   recordedStatus,
+  responseSnippet,
   shouldDisable,
   unansweredAttemptError,
+  WEBHOOK_RESPONSE_BODY_MAX_BYTES,
+  WEBHOOK_RESPONSE_CONTENT_TYPE_MAX_CHARS,
 } from "./webhook-policy.ts";
 
 describe("parseRetrySchedule", () => {
@@ -298,5 +301,44 @@ describe("unansweredAttemptError", () => {
     ["no error object at all", undefined, false, "request failed"],
   ])("names %s", (_, err, timedOut, expected) => {
     expect(unansweredAttemptError(err, timedOut)).toBe(expected);
+  });
+});
+
+describe("responseSnippet", () => {
+  const utf8 = (text: string) => new TextEncoder().encode(text);
+
+  it("keeps a short body and its content type as they came", () => {
+    expect(responseSnippet(utf8('{"error":"bad signature"}'), "application/json")).toEqual({
+      body: '{"error":"bad signature"}',
+      contentType: "application/json",
+    });
+  });
+
+  it("keeps the first 1,024 bytes of a longer body, whatever was read beyond them", () => {
+    expect(WEBHOOK_RESPONSE_BODY_MAX_BYTES).toBe(1024);
+    const body = "a".repeat(5000);
+    expect(responseSnippet(utf8(body), "text/plain").body).toBe("a".repeat(1024));
+  });
+
+  it("drops a character the cut splits rather than garbling it", () => {
+    // 1,023 ASCII bytes, then "é" (2 bytes) across the 1,024-byte line.
+    const snippet = responseSnippet(utf8(`${"a".repeat(1023)}é and more`), null);
+    expect(snippet.body).toBe("a".repeat(1023));
+  });
+
+  it("replaces bytes that are not UTF-8, and NUL, with U+FFFD", () => {
+    const bytes = new Uint8Array([0x6f, 0x6b, 0xff, 0x00, 0x21]);
+    expect(responseSnippet(bytes, "application/octet-stream").body).toBe("ok\uFFFD\uFFFD!");
+  });
+
+  it("keeps no body for an empty one, and no content type when none or an empty one was sent", () => {
+    expect(responseSnippet(new Uint8Array(0), undefined)).toEqual({ body: null, contentType: null });
+    expect(responseSnippet(null, "")).toEqual({ body: null, contentType: null });
+  });
+
+  it("cuts the content type at 200 characters", () => {
+    expect(WEBHOOK_RESPONSE_CONTENT_TYPE_MAX_CHARS).toBe(200);
+    const type = `text/plain; ${"x".repeat(300)}`;
+    expect(responseSnippet(utf8("no"), type).contentType).toBe(type.slice(0, 200));
   });
 });

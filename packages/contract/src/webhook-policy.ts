@@ -219,8 +219,41 @@ export function parseRetryAfter(value: string | null | undefined, now: number): 
   return Math.min(seconds, MAX_RECORDED_RETRY_AFTER_SECONDS);
 }
 
+/** The most of a receiver's answer body an attempt reads and keeps (`response_body`), in bytes. */
+export const WEBHOOK_RESPONSE_BODY_MAX_BYTES = 1024;
+/** The most of a receiver's `Content-Type` an attempt keeps (`response_content_type`), in characters. */
+export const WEBHOOK_RESPONSE_CONTENT_TYPE_MAX_CHARS = 200;
+
+/** What an attempt keeps of the receiver's answer, as the API lists it. */
+export interface ResponseSnippet {
+  /** The first bytes of the body as text; null for an empty body. */
+  body: string | null;
+  /** The `Content-Type`, truncated; null when absent or empty. */
+  contentType: string | null;
+}
+
+/**
+ * What is kept of an answer, the same on the server and the mock: the first
+ * WEBHOOK_RESPONSE_BODY_MAX_BYTES bytes of the body decoded as UTF-8 (a character the cut splits is
+ * dropped; bytes that are not UTF-8 become U+FFFD, and so does NUL, which a Postgres text column
+ * refuses), and the `Content-Type` cut at WEBHOOK_RESPONSE_CONTENT_TYPE_MAX_CHARS characters. Pass
+ * what was read (more than the limit is ignored); a sender need read no further than the limit.
+ */
+export function responseSnippet(
+  bytes: Uint8Array | null | undefined,
+  contentType: string | null | undefined,
+): ResponseSnippet {
+  const head = bytes ? bytes.subarray(0, WEBHOOK_RESPONSE_BODY_MAX_BYTES) : new Uint8Array(0);
+  // `stream: true` holds back an incomplete last character instead of turning it into U+FFFD.
+  const text = new TextDecoder("utf-8", { fatal: false, ignoreBOM: true })
+    .decode(head, { stream: true })
+    .replaceAll("\u0000", "\uFFFD");
+  const type = contentType ? contentType.slice(0, WEBHOOK_RESPONSE_CONTENT_TYPE_MAX_CHARS) : "";
+  return { body: head.length === 0 ? null : text, contentType: type === "" ? null : type };
+}
+
 export type AttemptResult =
-  | { ok: true; status: number; durationMs: number }
+  | { ok: true; status: number; durationMs: number; response?: ResponseSnippet }
   | {
       ok: false;
       status?: number;
@@ -228,6 +261,8 @@ export type AttemptResult =
       durationMs: number;
       /** The receiver's `Retry-After` in seconds, kept on 429 and 503 only. */
       retryAfterSeconds?: number;
+      /** What was kept of the answer, when one came (responseSnippet). */
+      response?: ResponseSnippet;
     };
 
 /**

@@ -76,6 +76,8 @@ describe("toWebhookDelivery", () => {
         attempt: 2,
         status: "failed",
         responseStatus: 503,
+        responseContentType: "text/plain",
+        responseBody: "down for maintenance",
         error: "HTTP 503 Service Unavailable",
         retryAfterSeconds: 120,
         durationMs: 41,
@@ -91,6 +93,8 @@ describe("toWebhookDelivery", () => {
       attempt: 2,
       status: "failed",
       response_status: 503,
+      response_content_type: "text/plain",
+      response_body: "down for maintenance",
       error: "HTTP 503 Service Unavailable",
       retry_after_seconds: 120,
       duration_ms: 41,
@@ -110,6 +114,8 @@ describe("toWebhookDelivery", () => {
         attempt: 1,
         status: "pending",
         responseStatus: null,
+        responseContentType: null,
+        responseBody: null,
         error: null,
         retryAfterSeconds: null,
         durationMs: null,
@@ -117,7 +123,14 @@ describe("toWebhookDelivery", () => {
         nextAttemptAt: null,
         createdAt: new Date(CREATED),
       }),
-    ).toMatchObject({ status: "pending", attempted_at: null, next_attempt_at: null, created_at: CREATED });
+    ).toMatchObject({
+      status: "pending",
+      response_content_type: null,
+      response_body: null,
+      attempted_at: null,
+      next_attempt_at: null,
+      created_at: CREATED,
+    });
   });
 });
 

@@ -58,6 +58,9 @@ export interface DeliveryRecord {
   attempt: number;
   status: string;
   responseStatus: number | null;
+  /** The answer's Content-Type and first bytes, as responseSnippet keeps them; null without an answer. */
+  responseContentType: string | null;
+  responseBody: string | null;
   error: string | null;
   retryAfterSeconds: number | null;
   durationMs: number | null;
@@ -76,6 +79,8 @@ export function toWebhookDelivery(d: DeliveryRecord): WebhookDelivery {
     attempt: d.attempt,
     status: d.status as WebhookDelivery["status"],
     response_status: d.responseStatus,
+    response_content_type: d.responseContentType,
+    response_body: d.responseBody,
     error: d.error,
     retry_after_seconds: d.retryAfterSeconds,
     duration_ms: d.durationMs,

@@ -2122,6 +2122,20 @@ export interface components {
             status: "pending" | "succeeded" | "failed";
             /** @description The HTTP status your endpoint answered; `null` while pending or when no answer came. */
             response_status: number | null;
+            /**
+             * @description The `Content-Type` header your endpoint answered with, its first 200 characters; `null`
+             *     while pending, when no answer came or when the answer had none.
+             */
+            response_content_type: string | null;
+            /**
+             * @description The start of the body your endpoint answered with, whatever the status: its first 1,024
+             *     bytes, decoded as UTF-8 (a character cut at the end is dropped; bytes that are not UTF-8,
+             *     and NUL, become U+FFFD), so at most 1,024 characters. OISR reads no more of the body than
+             *     that. Answer a rejected delivery with a short reason (`signature mismatch`, `unknown
+             *     event type`) and it shows here. `null` while pending, when no answer came or when the
+             *     body was empty.
+             */
+            response_body: string | null;
             /** @description Why the attempt failed (`HTTP 503 Service Unavailable`, `timeout`, `connection refused`, ...); `null` unless `failed`. */
             error: string | null;
             /**
