@@ -100,6 +100,7 @@ export {
   idempotencyKeyReused,
 } from "./idempotency.ts";
 export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
+export { describeJsonError, jsonErrorOffset } from "./json-error.ts";
 export {
   DEFAULT_LIMIT,
   type FeedRows,
@@ -117,6 +118,7 @@ export {
   ingestReturnNotFound,
   internalError,
   invalidJson,
+  invalidJsonAt,
   methodNotAllowed,
   notFound,
   orderNotFound,
@@ -128,8 +130,10 @@ export {
   returnNotFound,
   SERVICE_UNAVAILABLE_DETAIL,
   serviceUnavailable,
+  UNVERSIONED_PATH_DETAIL,
   unauthorized,
   unsupportedMediaType,
+  unversionedPathNotFound,
   validationFailed,
 } from "./problems.ts";
 export {

@@ -7,6 +7,7 @@ import {
   ingestReturnNotFound,
   internalError,
   invalidJson,
+  invalidJsonAt,
   methodNotAllowed,
   notFound,
   orderNotFound,
@@ -17,6 +18,7 @@ import {
   serviceUnavailable,
   unauthorized,
   unsupportedMediaType,
+  unversionedPathNotFound,
   validationFailed,
 } from "./problems.ts";
 import { requestNotFound } from "./request-record.ts";
@@ -64,6 +66,19 @@ describe("problem bodies", () => {
     [returnNotFound("RMA-1"), 404, "not_found", 'No return with id or external_id "RMA-1".'],
     [ingestReturnNotFound("ret_1"), 404, "not_found", "No return ret_1 in this account."],
     [requestNotFound("0195"), 404, "not_found", "No request 0195 in this account."],
+    [
+      unversionedPathNotFound(),
+      404,
+      "not_found",
+      "No such path. API paths start with /v2 (e.g. /v2/orders).",
+    ],
+    [
+      invalidJsonAt('{\n  "orders": [\n    }\n'),
+      400,
+      "invalid_json",
+      "The request body is not valid JSON: Unexpected token } at line 3, column 5.",
+    ],
+    [invalidJsonAt('{"a": 1}'), 400, "invalid_json", "The request body is not valid JSON."],
   ])("%#: the shared constructors say one text each", (problem, status, code, detail) => {
     expect(problem).toBeInstanceOf(HttpProblem);
     expect([problem.status, problem.code, problem.message]).toEqual([status, code, detail]);
@@ -83,7 +98,7 @@ describe("the 401, 405 and 503 problems server and mock both answer", () => {
     expect([bad.status, bad.code, bad.message]).toEqual([
       401,
       "unauthorized",
-      "The bearer token is unknown or revoked. API keys are created with POST /v2/api_keys by a key holding api_keys:write, or by an operator with `oisr-server accounts create`.",
+      "The bearer token is unknown or revoked. API keys are created with POST /v2/api_keys by a key holding api_keys:write, or by an operator with `oisr-server accounts create`; see /docs.",
     ]);
     expect(bad.headers).toEqual({ "WWW-Authenticate": 'Bearer realm="oisr"', Connection: "close" });
     expect(unauthorized(false).message).toBe("Send `Authorization: Bearer <token>`.");

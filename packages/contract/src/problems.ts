@@ -5,6 +5,7 @@ import { type FieldError, problemErrors, validationFailedDetail } from "./body-v
 import type { components } from "./generated/schema.d.ts";
 import { PROBLEM_TITLES } from "./http-contract.ts";
 import { MAX_BODY_DEPTH } from "./json-depth.ts";
+import { describeJsonError } from "./json-error.ts";
 
 export type ProblemCode = components["schemas"]["ProblemCode"];
 export type Problem = components["schemas"]["Problem"];
@@ -58,6 +59,12 @@ export function problemBody(problem: HttpProblem, traceId: string): Problem {
 
 export const notFound = (detail = "No such resource or path.") => new HttpProblem(404, "not_found", detail);
 
+/** The 404 text for a path outside the API's `/v2` that is no service route (`GET /orders` at the origin). */
+export const UNVERSIONED_PATH_DETAIL = "No such path. API paths start with /v2 (e.g. /v2/orders).";
+
+/** 404 for a path outside `/v2` (and not /healthz, /readyz, /docs…): says where the API's paths are. */
+export const unversionedPathNotFound = () => notFound(UNVERSIONED_PATH_DETAIL);
+
 /** 404 for GET /orders/{identifier}: no order of the account has that server id or external_id. */
 export const orderNotFound = (identifier: string) =>
   notFound(`No order with id or external_id "${identifier}".`);
@@ -74,6 +81,16 @@ export const validationFailed = (errors: FieldError[], total = errors.length) =>
 
 export const invalidJson = (detail = "The request body is not valid JSON.") =>
   new HttpProblem(400, "invalid_json", detail);
+
+/**
+ * 400 invalid_json for a body `text` JSON.parse refused, naming where it broke: "The request body
+ * is not valid JSON: Unexpected token } at line 3, column 5." (the position is found by
+ * describeJsonError, the same on every runtime, not read from the parser's message).
+ */
+export const invalidJsonAt = (text: string) => {
+  const where = describeJsonError(text);
+  return where ? invalidJson(`The request body is not valid JSON: ${where}.`) : invalidJson();
+};
 
 /** 400 for a body nested deeper than MAX_BODY_DEPTH, refused before it is parsed. */
 export const bodyTooDeep = () => invalidJson(`The request body nests deeper than ${MAX_BODY_DEPTH} levels.`);
@@ -92,7 +109,7 @@ export const unauthorized = (hadToken: boolean, headers: Record<string, string> 
     401,
     "unauthorized",
     hadToken
-      ? "The bearer token is unknown or revoked. API keys are created with POST /v2/api_keys by a key holding api_keys:write, or by an operator with `oisr-server accounts create`."
+      ? "The bearer token is unknown or revoked. API keys are created with POST /v2/api_keys by a key holding api_keys:write, or by an operator with `oisr-server accounts create`; see /docs."
       : "Send `Authorization: Bearer <token>`.",
     { headers: { "WWW-Authenticate": 'Bearer realm="oisr"', ...headers } },
   );
