@@ -9,7 +9,7 @@ import { accessMiddleware } from "./http/access.ts";
 import { largeBodyGate, verifyBody } from "./http/body-limits.ts";
 import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
 import { corsMiddleware } from "./http/cors.ts";
-import { errorHandler, notFound } from "./http/errors.ts";
+import { apiNotFound, errorHandler, notFound } from "./http/errors.ts";
 import { integerQuery } from "./http/integer-query.ts";
 import "./http/locals.ts";
 import { requestLogger } from "./http/request-log.ts";
@@ -120,7 +120,7 @@ export function createApp(deps: AppDeps): Express {
   // With a metrics port, /metrics is served there only (createMetricsApp), off the public API port.
   if (config.metricsPort === undefined) app.use(metricsRoutes(deps.metrics));
 
-  app.use(notFound);
+  app.use(apiNotFound);
   app.use(errorHandler(logger));
   return app;
 }

@@ -2,12 +2,14 @@
 import {
   internalError,
   invalidJson,
+  invalidJsonAt,
   methodNotAllowed,
   notFound as noSuchPath,
   payloadTooLarge,
   SERVICE_UNAVAILABLE_DETAIL,
   serviceUnavailable,
   unsupportedMediaType,
+  unversionedPathNotFound,
 } from "@oisr/contract";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { Logger } from "pino";
@@ -55,8 +57,11 @@ export function toProblem(err: unknown, method = ""): HttpProblem {
     errors?: ValidatorErrorItem[];
     headers?: Record<string, string>;
     message?: string;
+    body?: unknown;
   };
-  if (e?.type === "entity.parse.failed") return invalidJson();
+  // body-parser's SyntaxError carries the text it could not parse: the detail says where it broke.
+  if (e?.type === "entity.parse.failed")
+    return typeof e.body === "string" ? invalidJsonAt(e.body) : invalidJson();
   if (e?.type === "entity.too.large" || e?.status === 413) return payloadTooLarge();
   if (e?.type === "encoding.unsupported" || e?.status === 415) return unsupportedMediaType();
   if (isDatabaseUnavailable(err)) {
@@ -99,4 +104,13 @@ export function errorHandler(logger: Logger): ErrorRequestHandler {
 
 export const notFound: RequestHandler = () => {
   throw noSuchPath();
+};
+
+/**
+ * The API app's last handler: a path under /v2 is an unknown API path; any other (`GET /orders`
+ * at the origin) says that API paths start with /v2. The service routes (/healthz, /readyz,
+ * /docs, /metrics) are mounted before it.
+ */
+export const apiNotFound: RequestHandler = (req) => {
+  throw req.path === "/v2" || req.path.startsWith("/v2/") ? noSuchPath() : unversionedPathNotFound();
 };
