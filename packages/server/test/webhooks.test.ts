@@ -1,5 +1,7 @@
 // Webhooks end to end: an in-process server (API, worker and dispatcher) delivering to a real
 // HTTP receiver on 127.0.0.1. Runs on PGlite, and on PostgreSQL when DATABASE_URL is set.
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
@@ -286,6 +288,49 @@ describe("webhook delivery", () => {
     expect(page.body.data).toEqual([
       expect.objectContaining({ status: "failed", response_status: 410, next_attempt_at: null }),
     ]);
+  });
+
+  it("shows the start of the receiver's answer in the deliveries log: its first 1,024 bytes and content type", async () => {
+    const client = await account();
+    const reason = `signature mismatch: is OISR_WEBHOOK_SECRET the secret of this subscription? ${"#".repeat(5000)}`;
+    // A 400 with a 5 kB text body, then (attempt 2) a 204 with none.
+    let answers = 0;
+    const answering = createServer((req, res) => {
+      req.resume();
+      req.on("end", () => {
+        if (answers++ === 0) res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(reason);
+        else res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => answering.listen(0, "127.0.0.1", r));
+    try {
+      const { port } = answering.address() as AddressInfo;
+      const { id } = await subscribe(client, `http://127.0.0.1:${port}/hooks`);
+      await client.call("POST", `/webhook_subscriptions/${id}/test`);
+      const page = await waitFor(async () => {
+        const res = await client.call("GET", `/webhook_subscriptions/${id}/deliveries`);
+        return res.body.data[0]?.status === "succeeded" ? res.body : undefined;
+      }, "the failed attempt and its successful retry");
+      expect(page.data).toEqual([
+        expect.objectContaining({
+          attempt: 2,
+          response_status: 204,
+          response_content_type: null,
+          response_body: null,
+        }),
+        expect.objectContaining({
+          attempt: 1,
+          status: "failed",
+          response_status: 400,
+          error: "HTTP 400 Bad Request",
+          response_content_type: "text/plain; charset=utf-8",
+          response_body: reason.slice(0, 1024),
+        }),
+      ]);
+    } finally {
+      answering.closeAllConnections();
+      await new Promise((r) => answering.close(r));
+    }
   });
 
   it("delivers nothing for a request that failed", async () => {

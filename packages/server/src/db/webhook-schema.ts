@@ -76,6 +76,9 @@ export const webhookDeliveries = pgTable(
     leaseUntil: ts("lease_until"),
     attemptedAt: ts("attempted_at"),
     responseStatus: integer("response_status"),
+    /** The answer's Content-Type and first bytes as @oisr/contract's responseSnippet keeps them (at most 200 characters, 1,024 bytes). */
+    responseContentType: text("response_content_type"),
+    responseBody: text("response_body"),
     error: text("error"),
     /** Retry-After the receiver sent with a 429 or 503, in seconds (uncapped, as sent). */
     retryAfterSeconds: integer("retry_after_seconds"),

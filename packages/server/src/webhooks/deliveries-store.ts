@@ -183,6 +183,9 @@ export function createDeliveryStore(database: Database, workerId: string) {
           leaseUntil: null,
           attemptedAt: nowIso,
           responseStatus: recordedStatus(result.status),
+          // responseSnippet's bounded text, never more: an answer's head, for the deliveries log.
+          responseContentType: result.response?.contentType ?? null,
+          responseBody: result.response?.body ?? null,
           retryAfterSeconds: result.ok ? null : (result.retryAfterSeconds ?? null),
           durationMs: Math.max(0, Math.round(result.durationMs)),
         };

@@ -70,6 +70,41 @@ describe("sendWebhook", () => {
     }
   });
 
+  it("keeps the start of the answer's body and its content type, and reads no further", async () => {
+    let finished = false;
+    // 5 kB, then the answer stays open: a sender that read to the end would wait for the timeout.
+    const answering = createHttpServer((req, res) => {
+      req.resume();
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+      res.write(`signature mismatch ${"x".repeat(5000)}`);
+      res.on("close", () => {
+        finished = true;
+      });
+    });
+    await new Promise<void>((r) => answering.listen(0, "127.0.0.1", r));
+    const { port } = answering.address() as AddressInfo;
+    try {
+      const started = Date.now();
+      const result = await sendWebhook(`http://127.0.0.1:${port}/`, {}, "{}", { ...open, timeoutMs: 5000 });
+      expect(Date.now() - started).toBeLessThan(4000);
+      expect(result).toMatchObject({ ok: false, status: 400, error: "HTTP 400 Bad Request" });
+      expect(result.response).toEqual({
+        contentType: "text/plain; charset=utf-8",
+        body: `signature mismatch ${"x".repeat(5000)}`.slice(0, 1024),
+      });
+      // The connection is closed rather than drained.
+      await expect.poll(() => finished).toBe(true);
+    } finally {
+      answering.closeAllConnections();
+      await new Promise((r) => answering.close(r));
+    }
+  });
+
+  it("keeps no body and no content type when the answer has neither", async () => {
+    const result = await sendWebhook(receiver.url, {}, "{}", open);
+    expect(result).toMatchObject({ ok: true, status: 204, response: { body: null, contentType: null } });
+  });
+
   it("reports a refused connection", async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, "127.0.0.1", r));

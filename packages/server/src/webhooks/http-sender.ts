@@ -5,7 +5,13 @@
 import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
-import { answeredAttempt, unansweredAttemptError, WEBHOOK_USER_AGENT } from "@oisr/contract";
+import {
+  answeredAttempt,
+  responseSnippet,
+  unansweredAttemptError,
+  WEBHOOK_RESPONSE_BODY_MAX_BYTES,
+  WEBHOOK_USER_AGENT,
+} from "@oisr/contract";
 import type { AttemptResult } from "./deliveries-store.ts";
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from "./ssrf-guard.ts";
 
@@ -50,6 +56,8 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
   const client = check.url.protocol === "https:" ? https : http;
   return new Promise<AttemptResult>((resolve) => {
     let settled = false;
+    /** Set once the answer's head came: an error after that (the abort signal) keeps the answer. */
+    let keepAnswer: (() => void) | undefined;
     const settle = (result: AttemptResult) => {
       if (settled) return;
       settled = true;
@@ -71,16 +79,36 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
       },
       (res) => {
         const status = res.statusCode ?? 0;
-        // The body does not matter; drain it so the socket closes, bounded by the same abort signal.
-        res.on("error", () => {});
-        res.resume();
         // A 429 or 503 may carry Retry-After: the receiver's "slow down" (kept by answeredAttempt).
-        settle(answeredAttempt(status, elapsed(), res.headers["retry-after"]));
+        const answered = answeredAttempt(status, elapsed(), res.headers["retry-after"]);
+        const contentType = res.headers["content-type"];
+        // The start of the body only, for the deliveries log (a receiver's "why"): read up to the
+        // limit, then the connection is closed and the rest never read. The abort signal bounds
+        // the wait; what came before it is kept.
+        const chunks: Buffer[] = [];
+        let size = 0;
+        const done = () => {
+          settle({ ...answered, response: responseSnippet(Buffer.concat(chunks, size), contentType) });
+          res.destroy();
+        };
+        res.on("data", (chunk: Buffer) => {
+          const room = WEBHOOK_RESPONSE_BODY_MAX_BYTES - size;
+          if (room <= 0) return;
+          const kept = chunk.length > room ? chunk.subarray(0, room) : chunk;
+          chunks.push(kept);
+          size += kept.length;
+          if (size >= WEBHOOK_RESPONSE_BODY_MAX_BYTES) done();
+        });
+        keepAnswer = done;
+        res.on("end", done);
+        res.on("close", done);
+        res.on("error", done);
       },
     );
-    req.on("error", (err) =>
-      settle({ ok: false, error: unansweredAttemptError(err, timeout.aborted), durationMs: elapsed() }),
-    );
+    req.on("error", (err) => {
+      if (keepAnswer) keepAnswer();
+      else settle({ ok: false, error: unansweredAttemptError(err, timeout.aborted), durationMs: elapsed() });
+    });
     req.end(body);
   });
 };
