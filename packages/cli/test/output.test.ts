@@ -133,12 +133,13 @@ describe("the end of an import", () => {
     const file = await jsonl("done.jsonl", 4);
     const run = await runCli(["ingest", "orders", file, "--progress", "none"], { url: system.url, token });
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr.trim()).toMatch(
-      /^Done: 4 succeeded, 0 failed of 4 items read; took \d+\.\d s \(\d+ items\/s\)$/,
-    );
+    expect(run.stderr.trim().split("\n")).toEqual([
+      expect.stringMatching(/^Done: 4 succeeded, 0 failed of 4 items read; took \d+\.\d s \(\d+ items\/s\)$/),
+      "Outcomes: 4 created, 0 updated, 0 unchanged, 0 stale, 0 failed",
+    ]);
   });
 
-  it("after Ctrl-C, leaves the summary on screen below the stopped bar, never drawn over", async () => {
+  it("after Ctrl-C, leaves a true summary below the stopped bar (no time left), never drawn over", async () => {
     const token = await system.token();
     const file = await jsonl("interrupted.jsonl", 12);
     const term = fakeTerminal(200);
@@ -169,11 +170,12 @@ describe("the end of an import", () => {
     expect(screen).toEqual([
       "Stopping: finishing requests in flight (Ctrl-C again to quit at once)…",
       expect.stringMatching(
-        /^[█░]+ +\d+% of the file \| sent 6 \| accepted 6 \| succeeded \d \| failed 0 \| elapsed \d+\.\d s/,
+        /^[█░]+ +\d+% of the file \| sent 6 \| accepted 6 \| succeeded 3 \| failed 0 \| elapsed \d+\.\d s, interrupted$/,
       ),
       expect.stringMatching(
-        /^Stopped \(interrupted\): \d succeeded, 0 failed of 6 items read; took \d+\.\d s \(\d+ items\/s\)$/,
+        /^Interrupted after 3 of 6 items read \(\d+% of the file\): 3 succeeded, 0 failed; took \d+\.\d s \(\d+ items\/s\)$/,
       ),
+      "Outcomes: 3 created, 0 updated, 0 unchanged, 0 stale, 0 failed",
       `State saved in ${file}.oisr-state.json: run the same command again to resume.`,
     ]);
   });

@@ -41,20 +41,52 @@ unreachable API); when it printed "State saved", the same command resumes it.`;
 
 const STOPPING = "Stopping: finishing requests in flight (Ctrl-C again to quit at once)…";
 
-/** "Done: 12 succeeded, 0 failed of 12 items read; took 3.2 s (4 items/s)". */
-export function summaryLine(
+/** 12345 -> "12,345". */
+const n = (value: number) => value.toLocaleString("en-US");
+
+/**
+ * What the run did, on stderr: "Done: 12 succeeded, 0 failed of 12 items read; took 3.2 s
+ * (4 items/s)", then each outcome apart ("Outcomes: 10 created, 2 updated, 0 unchanged, 0 stale,
+ * 0 failed"). A stale item (the API holds a version as new or newer) is not applied, so it is
+ * never counted as succeeded. After Ctrl-C the first line says how far the run got instead.
+ */
+export function summaryLines(
   result: Pick<ImportResult, "complete" | "counters">,
   elapsedMs: number,
   perSecond: number,
   interrupted: boolean,
-): string {
-  const { counters } = result;
-  const status = result.complete ? "Done" : interrupted ? "Stopped (interrupted)" : "Stopped";
-  return (
-    `${status}: ${counters.succeeded} succeeded, ${counters.failed} failed of ${counters.read} items read;` +
-    ` took ${formatDuration(elapsedMs)} (${perSecond} items/s)` +
-    (counters.resumedBatches > 0 ? `; ${counters.resumedBatches} batches were already done` : "")
-  );
+): string[] {
+  const { counters: c } = result;
+  const took = `took ${formatDuration(elapsedMs)} (${perSecond} items/s)`;
+  const resumed =
+    c.resumedBatches > 0
+      ? `; ${n(c.resumedBatches)} ${c.resumedBatches === 1 ? "batch was" : "batches were"} already done`
+      : "";
+  const stale = c.stale > 0 ? `${n(c.stale)} stale, ` : "";
+  let first: string;
+  if (result.complete) {
+    first = `Done: ${n(c.succeeded)} succeeded, ${stale}${n(c.failed)} failed of ${n(c.read)} items read; ${took}${resumed}`;
+  } else {
+    const finished = c.succeeded + c.stale + c.failed;
+    const percent = c.totalBytes > 0 ? Math.min(100, Math.floor((100 * c.bytes) / c.totalBytes)) : 100;
+    first =
+      `${interrupted ? "Interrupted" : "Stopped"} after ${n(finished)} of ${n(c.read)} items read (${percent}% of the file):` +
+      ` ${n(c.succeeded)} succeeded, ${stale}${n(c.failed)} failed; ${took}${resumed}`;
+  }
+  const unknown =
+    c.succeededUnknown > 0
+      ? ` (and ${n(c.succeededUnknown)} succeeded in an earlier run, not broken down)`
+      : "";
+  const lines = [
+    first,
+    `Outcomes: ${n(c.created)} created, ${n(c.updated)} updated, ${n(c.unchanged)} unchanged, ${n(c.stale)} stale, ${n(c.failed)} failed${unknown}`,
+  ];
+  if (c.stale > 0) {
+    lines.push(
+      `Stale items were not applied: the API already holds a version as new or newer (by source_updated_at; as_of for inventory).`,
+    );
+  }
+  return lines;
 }
 
 function resumeAdvice(error: unknown, baseUrl: string): string {
@@ -118,7 +150,10 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
     else writeLine(io.stderr, `Could not load ${baseUrl}/openapi.json: items are validated by the API only.`);
   }
   const view = createProgressView({ stream: io.stderr, mode: progressMode as "bar" | "lines" | "none" });
-  const onInterrupt = () => view.note(STOPPING);
+  const onInterrupt = () => {
+    view.interrupted();
+    view.note(STOPPING);
+  };
   io.signal.addEventListener("abort", onInterrupt, { once: true });
   const started = performance.now();
   let result: Awaited<ReturnType<typeof runImport>>;
@@ -161,8 +196,10 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
   if (values.report) await writeReport(values.report, failures);
 
   const seconds = elapsedMs / 1000;
-  const perSecond = seconds > 0 ? Math.round(counters.succeeded / seconds) : counters.succeeded;
-  writeLine(io.stderr, summaryLine(result, elapsedMs, perSecond, io.signal.aborted));
+  const processed = counters.succeeded + counters.stale;
+  const perSecond = seconds > 0 ? Math.round(processed / seconds) : processed;
+  for (const line of summaryLines(result, elapsedMs, perSecond, io.signal.aborted))
+    writeLine(io.stderr, line);
   if (failures.length > 0) {
     if (values.report) writeLine(io.stderr, `Failed items: ${values.report}`);
     else {
@@ -189,6 +226,10 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       batches: result.batches,
       read: counters.read,
       succeeded: counters.succeeded,
+      created: counters.created,
+      updated: counters.updated,
+      unchanged: counters.unchanged,
+      stale: counters.stale,
       failed: counters.failed,
       resumed_batches: counters.resumedBatches,
       elapsed_ms: Math.round(elapsedMs),

@@ -9,6 +9,11 @@ const counters = (n: number, total = 1000): Counters => ({
   sent: n,
   accepted: n,
   succeeded: n,
+  stale: 0,
+  created: n,
+  updated: 0,
+  unchanged: 0,
+  succeededUnknown: 0,
   failed: 0,
   bytes: n * 10,
   totalBytes: total,
@@ -16,7 +21,7 @@ const counters = (n: number, total = 1000): Counters => ({
 });
 
 describe("the progress bar", () => {
-  it("is not drawn again over what follows it once stopped (Ctrl-C, then the summary)", async () => {
+  it("after Ctrl-C, says interrupted instead of a time left, and is not drawn again over what follows it", async () => {
     const term = fakeTerminal(160);
     let clock = 0;
     const view = createProgressView({ stream: term.stream, mode: "bar", intervalMs: 20, now: () => clock });
@@ -26,6 +31,7 @@ describe("the progress bar", () => {
     await sleep(50);
     view.update(counters(20));
     term.stream.write("^C"); // the terminal echoes Ctrl-C where the cursor is: the end of the bar
+    view.interrupted();
     view.note("Stopping: finishing requests in flight (Ctrl-C again to quit at once)…");
     await sleep(50);
     view.update(counters(30));
@@ -33,7 +39,7 @@ describe("the progress bar", () => {
     await sleep(50);
     view.stop();
     term.stream.write(
-      "Stopped (interrupted): 30 succeeded, 0 failed of 30 items read; took 3.2 s (9 items/s)\n",
+      "Interrupted after 30 of 30 items read (30% of the file): 30 succeeded, 0 failed; took 3.2 s (9 items/s)\n",
     );
     term.stream.write("State saved in big.jsonl.oisr-state.json: run the same command again to resume.\n");
     // Late progress callbacks and timer ticks must not touch the screen any more.
@@ -44,10 +50,8 @@ describe("the progress bar", () => {
     expect(term.screen()).toEqual([
       "$ oisr ingest orders big.jsonl",
       "Stopping: finishing requests in flight (Ctrl-C again to quit at once)…",
-      expect.stringMatching(
-        /^█{12}░{28}\s+30% of the file \| sent 30 \| .* \| elapsed 3\.2 s, about 7\.5 s left$/,
-      ),
-      "Stopped (interrupted): 30 succeeded, 0 failed of 30 items read; took 3.2 s (9 items/s)",
+      expect.stringMatching(/^█{12}░{28}\s+30% of the file \| sent 30 \| .* \| elapsed 3\.2 s, interrupted$/),
+      "Interrupted after 30 of 30 items read (30% of the file): 30 succeeded, 0 failed; took 3.2 s (9 items/s)",
       "State saved in big.jsonl.oisr-state.json: run the same command again to resume.",
     ]);
   });
@@ -101,5 +105,26 @@ describe("the progress bar", () => {
       "Stopping: finishing requests in flight (Ctrl-C again to quit at once)…",
       "progress: 5% read, 5 items, sent 5, accepted 5, succeeded 5, failed 0, elapsed 2.0 s",
     ]);
+  });
+
+  it("off a terminal too, prints its last line again after Ctrl-C without the time left", async () => {
+    const term = fakeTerminal();
+    let clock = 0;
+    const view = createProgressView({ stream: term.stream, mode: "lines", intervalMs: 20, now: () => clock });
+    view.update(counters(50));
+    clock = 10_000;
+    await sleep(50);
+    view.interrupted();
+    view.stop();
+    expect(term.screen()).toEqual([
+      "progress: 50% read, 50 items, sent 50, accepted 50, succeeded 50, failed 0, elapsed 10.0 s, about 10.0 s left",
+      "progress: 50% read, 50 items, sent 50, accepted 50, succeeded 50, failed 0, elapsed 10.0 s, interrupted",
+    ]);
+  });
+
+  it("counts stale items apart from succeeded ones", () => {
+    const c = { ...counters(50), succeeded: 49, created: 49, stale: 1 };
+    expect(barLine(c, 1000, 200)).toContain("| succeeded 49 | stale 1 | failed 0 |");
+    expect(plainLine(c)).toContain("succeeded 49, stale 1, failed 0");
   });
 });

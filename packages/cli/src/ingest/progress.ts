@@ -9,6 +9,11 @@ import type { Counters } from "./run.ts";
 
 export interface ProgressView {
   update(counters: Counters): void;
+  /**
+   * The run was interrupted: from now on the time reads "interrupted", never an estimate of the
+   * time left (the run will not get there).
+   */
+  interrupted(): void;
   /** Prints a line of its own (above the bar, if there is one). */
   note(text: string): void;
   /**
@@ -35,26 +40,29 @@ function percentOf(c: Counters): number {
 }
 
 function counts(c: Counters): string {
-  return `sent ${c.sent} | accepted ${c.accepted} | succeeded ${c.succeeded} | failed ${c.failed}`;
+  const stale = c.stale > 0 ? ` | stale ${c.stale}` : "";
+  return `sent ${c.sent} | accepted ${c.accepted} | succeeded ${c.succeeded}${stale} | failed ${c.failed}`;
 }
 
-/** "elapsed 44 s, about 40 s left": the time on the bar, labelled. */
-function timing(c: Counters, elapsedMs: number): string {
+/** "elapsed 44 s, about 40 s left": the time on the bar, labelled ("interrupted" once it is). */
+function timing(c: Counters, elapsedMs: number, interrupted = false): string {
   const elapsed = `elapsed ${formatDuration(elapsedMs)}`;
+  if (interrupted) return `${elapsed}, interrupted`;
   const done = c.totalBytes > 0 ? c.bytes / c.totalBytes : 1;
   if (done <= 0.02 || done >= 1 || elapsedMs < 3000) return elapsed;
   return `${elapsed}, about ${formatDuration((elapsedMs * (1 - done)) / done)} left`;
 }
 
-export function plainLine(c: Counters, elapsedMs?: number): string {
-  const time = elapsedMs === undefined ? "" : `, ${timing(c, elapsedMs)}`;
-  return `progress: ${percentOf(c)}% read, ${c.read} items, sent ${c.sent}, accepted ${c.accepted}, succeeded ${c.succeeded}, failed ${c.failed}${time}`;
+export function plainLine(c: Counters, elapsedMs?: number, interrupted = false): string {
+  const time = elapsedMs === undefined ? "" : `, ${timing(c, elapsedMs, interrupted)}`;
+  const stale = c.stale > 0 ? `, stale ${c.stale}` : "";
+  return `progress: ${percentOf(c)}% read, ${c.read} items, sent ${c.sent}, accepted ${c.accepted}, succeeded ${c.succeeded}${stale}, failed ${c.failed}${time}`;
 }
 
 /** The bar line, fitted to `columns` (a wrapped line could not be redrawn in place). */
-export function barLine(c: Counters, elapsedMs: number, columns = 80): string {
+export function barLine(c: Counters, elapsedMs: number, columns = 80, interrupted = false): string {
   const percent = percentOf(c);
-  const text = ` ${String(percent).padStart(3)}% of the file | ${counts(c)} | ${timing(c, elapsedMs)}`;
+  const text = ` ${String(percent).padStart(3)}% of the file | ${counts(c)} | ${timing(c, elapsedMs, interrupted)}`;
   const width = Math.max(10, Math.min(40, columns - 1 - text.length));
   const filled = Math.round((width * percent) / 100);
   const line = `${"█".repeat(filled)}${"░".repeat(width - filled)}${text}`;
@@ -72,10 +80,12 @@ export function createProgressView(options: {
   const now = options.now ?? (() => performance.now());
   const started = now();
   let stopped = false;
+  let interrupted = false;
 
   if (options.mode === "none") {
     return {
       update() {},
+      interrupted() {},
       note(text) {
         stream.write(`${text}\n`);
       },
@@ -89,7 +99,7 @@ export function createProgressView(options: {
     const print = () => {
       if (!latest) return;
       const line = plainLine(latest);
-      if (line !== printed) stream.write(`${plainLine(latest, now() - started)}\n`);
+      if (line !== printed) stream.write(`${plainLine(latest, now() - started, interrupted)}\n`);
       printed = line;
     };
     const timer = setInterval(print, options.intervalMs ?? 5000);
@@ -97,6 +107,11 @@ export function createProgressView(options: {
     return {
       update(counters) {
         if (!stopped) latest = counters;
+      },
+      interrupted() {
+        interrupted = true;
+        // The last line printed may estimate a time left: the final one must not.
+        printed = undefined;
       },
       note(text) {
         stream.write(`${text}\n`);
@@ -115,7 +130,7 @@ export function createProgressView(options: {
   let drawn = false;
   const draw = () => {
     if (!latest) return;
-    stream.write(`\r${barLine(latest, now() - started, stream.columns || 80)}\x1b[K`);
+    stream.write(`\r${barLine(latest, now() - started, stream.columns || 80, interrupted)}\x1b[K`);
     drawn = true;
   };
   const clear = () => {
@@ -130,6 +145,9 @@ export function createProgressView(options: {
       const first = latest === undefined;
       latest = counters;
       if (first) draw();
+    },
+    interrupted() {
+      interrupted = true;
     },
     note(text) {
       clear();

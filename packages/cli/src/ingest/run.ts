@@ -8,7 +8,7 @@ import { type Batch, toBatches } from "./batches.ts";
 import { idempotencyKey, sha256 } from "./keys.ts";
 import { type ApiItemError, mapErrors, type SentItem } from "./pointers.ts";
 import { BODY_ROOT, send } from "./send.ts";
-import { type BatchState, type Failure, openState } from "./state.ts";
+import { type BatchState, type Failure, type Outcomes, openState } from "./state.ts";
 import type { ItemValidator } from "./validate.ts";
 
 export interface ImportOptions {
@@ -50,7 +50,18 @@ export interface Counters {
   read: number;
   sent: number;
   accepted: number;
+  /** Items the API applied or found already applied: created + updated + unchanged (never stale). */
   succeeded: number;
+  /** The request succeeded but the item was not applied: the API holds a version as new or newer. */
+  stale: number;
+  created: number;
+  updated: number;
+  unchanged: number;
+  /**
+   * Of `succeeded`, the items of batches done by an older CLI, whose state file kept no outcomes:
+   * counted as succeeded, in none of created, updated, unchanged.
+   */
+  succeededUnknown: number;
   failed: number;
   /** Bytes of the file read so far, and its size. */
   bytes: number;
@@ -119,12 +130,30 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
     sent: 0,
     accepted: 0,
     succeeded: 0,
+    stale: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    succeededUnknown: 0,
     failed: 0,
     bytes: 0,
     totalBytes: (await stat(file)).size,
     resumedBatches: 0,
   };
   const progress = () => options.onProgress?.({ ...counters });
+  /** Adds the outcomes of a batch's succeeded request (or, from an older state file, just its count). */
+  const countOutcomes = (outcomes: Outcomes | undefined, succeeded: number) => {
+    if (!outcomes) {
+      counters.succeeded += succeeded;
+      counters.succeededUnknown += succeeded;
+      return;
+    }
+    counters.created += outcomes.created;
+    counters.updated += outcomes.updated;
+    counters.unchanged += outcomes.unchanged;
+    counters.stale += outcomes.stale;
+    counters.succeeded += outcomes.created + outcomes.updated + outcomes.unchanged;
+  };
   const invalid: Failure[] = [];
   const onInvalid = (event: SourceInvalid) => {
     invalid.push(...event.errors);
@@ -196,7 +225,7 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
       counters.resumedBatches += 1;
       counters.sent += batch.items.length;
       counters.accepted += batch.items.length;
-      counters.succeeded += entry.succeeded;
+      countOutcomes(entry.outcomes, entry.succeeded);
       counters.failed += entry.excluded.length;
       progress();
       return;
@@ -290,8 +319,21 @@ export async function runImport(options: ImportOptions): Promise<ImportResult> {
         throw error;
       }
       if (record.status === "succeeded") {
-        entry.succeeded = sending.length;
-        counters.succeeded += sending.length;
+        // The request's own counts: a stale item was accepted but not applied, so it is not "succeeded".
+        const result = record.result;
+        const outcomes: Outcomes | undefined = result
+          ? {
+              created: result.created,
+              updated: result.updated,
+              unchanged: result.unchanged,
+              stale: result.stale,
+            }
+          : undefined;
+        if (outcomes) entry.outcomes = outcomes;
+        entry.succeeded = outcomes
+          ? outcomes.created + outcomes.updated + outcomes.unchanged
+          : sending.length;
+        countOutcomes(outcomes, entry.succeeded);
         break;
       }
       if (record.status === "failed") {

@@ -15,6 +15,14 @@ export interface Failure {
   request_id?: string;
 }
 
+/** What a batch's succeeded request did to its items (the request record's result counts). */
+export interface Outcomes {
+  created: number;
+  updated: number;
+  unchanged: number;
+  stale: number;
+}
+
 export interface BatchState {
   /** sha256 of the batch as read from the file: a changed file is detected, not half-resumed. */
   content: string;
@@ -27,7 +35,10 @@ export interface BatchState {
   key?: string;
   request_id?: string;
   done: boolean;
+  /** Items created, updated or unchanged (stale ones are not counted). */
   succeeded: number;
+  /** The outcomes of the succeeded request; absent in state files of older versions. */
+  outcomes?: Outcomes;
   failures: Failure[];
 }
 
