@@ -1,6 +1,16 @@
 // The test controls of a mock: state (reset, seed, accounts), time, and scenarios.
-import { toApiKey, toWebhookSubscription } from "@oisr/contract";
+import { RATE_LIMIT_SCOPES, toApiKey, toWebhookSubscription } from "@oisr/contract";
 import { applyBatch, type IngestBodies, type IngestKind } from "@oisr/domain";
+import {
+  ControlError,
+  FAIL_NEXT_OUTCOMES,
+  nonNegative,
+  oneOf,
+  REQUEST_KINDS,
+  REQUEST_STATUSES,
+  text,
+  wholeNumber,
+} from "./control-args.ts";
 import type { MockCore } from "./core.ts";
 import { HttpProblem } from "./http/problem.ts";
 import type { AccountView, MockControls, MockRequest, MockStoreView } from "./public-types.ts";
@@ -18,6 +28,7 @@ import type {
 } from "./types.ts";
 
 const BATCH = 1000;
+const SEED_KEYS = ["orders", "inventory", "shipments", "returns", "dispositions"] as const;
 
 function toMockRequest(entry: RequestEntry, accountId: string): MockRequest {
   const record = toRequestRecord(entry) as RequestRecord;
@@ -105,6 +116,12 @@ export function createControls(core: MockCore): { controls: MockControls; store:
       scenarios.reset();
     },
     seed(data, options = {}) {
+      if (data === null || typeof data !== "object" || Array.isArray(data))
+        throw new ControlError(
+          "seed data must be an object of orders, inventory, shipments, returns, dispositions",
+        );
+      for (const key of Object.keys(data)) oneOf("seed data key", key, SEED_KEYS);
+      text("seed token", options.token, true);
       const token = options.token ?? MOCK_TOKEN;
       const { account, key } = store.credentialsFor(token);
       // Events as if the token's key had ingested the data.
@@ -130,9 +147,17 @@ export function createControls(core: MockCore): { controls: MockControls; store:
     },
     clock,
     failNext(outcome = "dead", options = {}) {
+      oneOf("failNext outcome", outcome, FAIL_NEXT_OUTCOMES);
+      text("failNext token", options.token, true);
+      oneOf("failNext kind", options.kind, REQUEST_KINDS, true);
+      wholeNumber("failNext count", options.count, 1, true);
+      if (options.errors !== undefined && !Array.isArray(options.errors))
+        throw new ControlError("failNext errors must be an array of {pointer, code, message}");
       scenarios.failNext(outcome, options.token ? accountOf(options.token).id : undefined, options);
     },
     exhaustRateLimit(scope, token) {
+      oneOf("exhaustRateLimit scope", scope, RATE_LIMIT_SCOPES);
+      text("exhaustRateLimit token", token, true);
       const limits = core.options.rateLimits;
       if (limits === false) throw new Error("rate limits are off in this mock (rateLimits: false)");
       const now = clock.now();
@@ -143,15 +168,29 @@ export function createControls(core: MockCore): { controls: MockControls; store:
       store.exhaustedEverywhere.push({ scope, at: now });
     },
     setRateLimits(token, limits) {
+      text("setRateLimits token", token);
+      if (limits !== null) {
+        if (typeof limits !== "object" || Array.isArray(limits))
+          throw new ControlError("setRateLimits limits must be an object of scope: calls per 60 s, or null");
+        for (const [scope, limit] of Object.entries(limits)) {
+          oneOf("setRateLimits scope", scope, RATE_LIMIT_SCOPES);
+          wholeNumber(`setRateLimits ${scope}`, limit, 1);
+        }
+      }
       accountOf(token).rateLimits = limits;
     },
     delayResponses(ms) {
+      nonNegative("delayResponses ms", ms);
       scenarios.delayMs = Math.max(0, ms);
     },
     unavailable(calls = 1, options = {}) {
+      wholeNumber("unavailable calls", calls, 0);
+      nonNegative("unavailable retryAfterSeconds", options.retryAfterSeconds, true);
       scenarios.unavailable(calls, options.retryAfterSeconds ?? 5);
     },
     events(options = {}) {
+      text("events token", options.token, true);
+      text("events type", options.type, true);
       const accounts = options.token ? [accountOf(options.token)] : [...store.accounts.values()];
       return accounts
         .flatMap((a) => a.events)
@@ -160,6 +199,9 @@ export function createControls(core: MockCore): { controls: MockControls; store:
         .filter((e) => options.type === undefined || e.type === options.type);
     },
     requests(options = {}) {
+      text("requests token", options.token, true);
+      oneOf("requests status", options.status, REQUEST_STATUSES, true);
+      oneOf("requests kind", options.kind, REQUEST_KINDS, true);
       const accounts = options.token ? [accountOf(options.token)] : [...store.accounts.values()];
       return accounts
         .flatMap((a) => a.requests.map((e) => ({ e, id: a.id })))
@@ -171,6 +213,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
         .map(({ e, id }) => toMockRequest(e, id));
     },
     createAccount(name) {
+      text("createAccount name", name, true);
       const { account, key, token } = store.createAccount(name);
       return { accountId: account.id, token, apiKeyId: key.id };
     },
@@ -178,6 +221,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
       return store.createToken(accountId).token;
     },
     revokeToken(token) {
+      text("revokeToken token", token);
       store.revokeToken(token);
     },
     pauseProcessing() {

@@ -20,6 +20,7 @@ import {
   serviceUnavailable,
   unauthorized,
   unsupportedMediaType,
+  unversionedPathNotFound,
 } from "@oisr/contract";
 import { Clock } from "./clock.ts";
 import { mediaType, readJsonBody } from "./http/body.ts";
@@ -52,6 +53,9 @@ function routeOf(operationId: string): ValidatedHandler | undefined {
 }
 
 type ServicePath = "/healthz" | "/readyz" | "/docs";
+/** The 401 for a token without the `oisr_` prefix when the mock accepts any `oisr_` token. */
+export const MOCK_TOKEN_DETAIL = "The mock accepts any token that starts with oisr_ (e.g. oisr_test).";
+
 type Location = { kind: "api"; path: string } | { kind: "service"; path: ServicePath } | { kind: "other" };
 
 /** The document without the paths served outside the versioned base URL (health probes). */
@@ -125,7 +129,8 @@ export class MockCore {
     const headers: Record<string, string> = { "X-Trace-Id": traceId };
     if (location.kind === "api") Object.assign(headers, corsHeaders());
     try {
-      if (location.kind === "other") throw notFound();
+      if (location.kind === "other")
+        throw this.options.baseUrl.pathname === "/v2" ? unversionedPathNotFound() : notFound();
       if (location.kind === "service") {
         const result = this.#service(location.path, request);
         return result instanceof Response ? result : build(request, result, headers);
@@ -228,7 +233,14 @@ export class MockCore {
   #authenticate(request: Request): Credentials {
     const token = bearerToken(request.headers.get("authorization"));
     const found = token ? this.runtime.store.authenticate(token, this.options.acceptAnyToken) : null;
-    if (!found) throw unauthorized(Boolean(token));
+    if (!found) {
+      // The server's text says how its keys are made; the mock's says which tokens it takes.
+      if (token && this.options.acceptAnyToken && !token.startsWith("oisr_")) {
+        const problem = unauthorized(true);
+        throw new HttpProblem(401, problem.code, MOCK_TOKEN_DETAIL, { headers: problem.headers });
+      }
+      throw unauthorized(Boolean(token));
+    }
     if ("expired" in found) {
       const { keyId, at, replacedSecret } = found.expired;
       throw apiKeyExpired(keyId, at, replacedSecret);

@@ -3,7 +3,7 @@
 // `1` or `"x"` are valid JSON, so the schema refuses them as `validation_failed`, not as
 // `invalid_json`); an empty JSON body is `{}`. Other media types are left unread (the operation
 // then decides: 415).
-import { bodyTooDeep, invalidJson, MAX_BODY_DEPTH, nestsDeeperThan, payloadTooLarge } from "@oisr/contract";
+import { bodyTooDeep, invalidJsonAt, MAX_BODY_DEPTH, nestsDeeperThan, payloadTooLarge } from "@oisr/contract";
 
 export const MAX_BODY_BYTES = 5 * 1024 * 1024;
 
@@ -34,6 +34,6 @@ export async function readJsonBody(request: Request): Promise<ParsedBody> {
   try {
     return { value: JSON.parse(text), parsed: true };
   } catch {
-    throw invalidJson();
+    throw invalidJsonAt(text);
   }
 }

@@ -6,6 +6,13 @@ import type { RateLimitScope } from "../store/rate-limit.ts";
 
 type Json = Record<string, unknown>;
 
+/** A refused control call: problem+json (RFC 9457), `error` kept for callers that read it. */
+const problem = (status: number, title: string, detail: string) =>
+  new Response(JSON.stringify({ type: "about:blank", title, status, detail, error: detail }), {
+    status,
+    headers: { "content-type": "application/problem+json; charset=utf-8" },
+  });
+
 const json = (status: number, body: unknown) =>
   new Response(body === undefined ? null : JSON.stringify(body), {
     status,
@@ -14,13 +21,29 @@ const json = (status: number, body: unknown) =>
 
 export const ADMIN_PREFIX = "/__mock";
 
-/** Answers `/__mock/<name>`; errors are 400 with `{error}`. */
+/**
+ * Answers `/__mock/<name>`. A refused call is a problem+json whose `detail` (also `error`) says
+ * why: 400 for a body that is not a JSON object or a value the control does not take (naming the
+ * allowed ones), 404 for an unknown control.
+ */
 export async function handleAdmin(mock: Mock, request: Request, name: string): Promise<Response> {
   const { controls } = mock;
   const url = new URL(request.url);
-  const body: Json =
-    request.method === "POST" ? (((await request.json().catch(() => ({}))) as Json) ?? {}) : {};
-  const str = (key: string) => (typeof body[key] === "string" ? (body[key] as string) : undefined);
+  let body: Json = {};
+  if (request.method === "POST") {
+    const text = await request.text();
+    let parsed: unknown = {};
+    try {
+      if (text.trim() !== "") parsed = JSON.parse(text);
+    } catch {
+      return problem(400, "Bad Request", `the body of ${ADMIN_PREFIX}/${name} is not valid JSON`);
+    }
+    if (parsed === null || typeof parsed !== "object" || Array.isArray(parsed))
+      return problem(400, "Bad Request", `the body of ${ADMIN_PREFIX}/${name} must be a JSON object`);
+    body = parsed as Json;
+  }
+  // Values are passed on as sent: the controls check them (ControlError) and name what they take.
+  const str = (key: string) => body[key] as string | undefined;
   const q = (key: string) => url.searchParams.get(key) ?? undefined;
   try {
     switch (`${request.method} ${name}`) {
@@ -35,7 +58,7 @@ export async function handleAdmin(mock: Mock, request: Request, name: string): P
       case "POST accounts":
         return json(201, controls.createAccount(str("name")));
       case "POST tokens/revoke":
-        controls.revokeToken(String(body.token));
+        controls.revokeToken(str("token") as string);
         return json(204, undefined);
       case "GET clock":
         return json(200, {
@@ -59,21 +82,21 @@ export async function handleAdmin(mock: Mock, request: Request, name: string): P
           token: str("token"),
           kind: str("kind") as IngestKind | undefined,
           errors: body.errors as never,
-          count: typeof body.count === "number" ? body.count : undefined,
+          count: body.count as number | undefined,
         });
         return json(204, undefined);
       case "POST exhaust-rate-limit":
-        controls.exhaustRateLimit(String(body.scope) as RateLimitScope, str("token"));
+        controls.exhaustRateLimit(body.scope as RateLimitScope, str("token"));
         return json(204, undefined);
       case "POST rate-limits":
-        controls.setRateLimits(String(body.token), (body.limits ?? null) as never);
+        controls.setRateLimits(str("token") as string, (body.limits ?? null) as never);
         return json(204, undefined);
       case "POST delay-responses":
-        controls.delayResponses(Number(body.ms ?? 0));
+        controls.delayResponses((body.ms ?? 0) as number);
         return json(204, undefined);
       case "POST unavailable":
-        controls.unavailable(Number(body.calls ?? 1), {
-          retryAfterSeconds: typeof body.retryAfterSeconds === "number" ? body.retryAfterSeconds : undefined,
+        controls.unavailable((body.calls ?? 1) as number, {
+          retryAfterSeconds: body.retryAfterSeconds as number | undefined,
         });
         return json(204, undefined);
       case "POST processing/pause":
@@ -93,9 +116,9 @@ export async function handleAdmin(mock: Mock, request: Request, name: string): P
           controls.requests({ token: q("token"), status: q("status"), kind: q("kind") as IngestKind }),
         );
       default:
-        return json(404, { error: `no control ${request.method} ${ADMIN_PREFIX}/${name}` });
+        return problem(404, "Not Found", `no control ${request.method} ${ADMIN_PREFIX}/${name}`);
     }
   } catch (err) {
-    return json(400, { error: err instanceof Error ? err.message : String(err) });
+    return problem(400, "Bad Request", err instanceof Error ? err.message : String(err));
   }
 }
