@@ -150,6 +150,42 @@ describe("events and deliveries", () => {
     ]);
   });
 
+  it("shows the start of the receiver's answer: its first 1,024 bytes and content type, as the server does", async () => {
+    const reason = `signature mismatch ${"#".repeat(5000)}`;
+    api.server.use(
+      http.post(HOOK, async ({ request }) => {
+        received.push({ headers: request.headers, body: await request.text() });
+        return received.length === 1
+          ? new HttpResponse(reason, {
+              status: 400,
+              headers: { "content-type": "text/plain; charset=utf-8" },
+            })
+          : new HttpResponse(null, { status: 204 });
+      }),
+    );
+    const { id } = await subscribe();
+    await createReturn();
+    api.controls.clock.advance(5_000);
+    await api.controls.flush();
+    expect(received).toHaveLength(2);
+    const attempts = (await call("GET", `/webhook_subscriptions/${id}/deliveries`)).body.data;
+    expect(attempts).toEqual([
+      expect.objectContaining({
+        attempt: 2,
+        response_status: 204,
+        response_content_type: null,
+        response_body: null,
+      }),
+      expect.objectContaining({
+        attempt: 1,
+        response_status: 400,
+        error: "HTTP 400 Bad Request",
+        response_content_type: "text/plain; charset=utf-8",
+        response_body: reason.slice(0, 1024),
+      }),
+    ]);
+  });
+
   it("disables the subscription when the receiver answers 410 Gone", async () => {
     receiver();
     answer = 410;

@@ -80,6 +80,9 @@ export interface Delivery {
   attempt: number;
   status: "pending" | "succeeded" | "failed";
   responseStatus: number | null;
+  /** The answer's Content-Type and first bytes, as @oisr/contract's responseSnippet keeps them. */
+  responseContentType: string | null;
+  responseBody: string | null;
   error: string | null;
   /** The receiver's Retry-After on a 429/503, in seconds; null when none was sent. */
   retryAfterSeconds: number | null;

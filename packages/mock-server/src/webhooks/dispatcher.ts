@@ -11,11 +11,13 @@ import {
   classifyWebhookUrl,
   deliveryTraceparent,
   recordedStatus,
+  responseSnippet,
   SECRET_ROTATION_OVERLAP_MS,
   signedWebhookHeaders,
   TEST_EVENT_TYPE,
   testEventObject,
   unansweredAttemptError,
+  WEBHOOK_RESPONSE_BODY_MAX_BYTES,
   WEBHOOK_USER_AGENT,
   webhookEventBody,
 } from "@oisr/contract";
@@ -218,6 +220,8 @@ export class WebhookDispatcher {
       attempt,
       status: "pending",
       responseStatus: null,
+      responseContentType: null,
+      responseBody: null,
       error: null,
       retryAfterSeconds: null,
       durationMs: null,
@@ -341,10 +345,17 @@ export class WebhookDispatcher {
         redirect: "manual",
         signal: AbortSignal.timeout(this.#options.timeoutMs),
       });
-      await response.body?.cancel().catch(() => {});
       // An HTTP-date in Retry-After is the receiver's wall clock, so it is read against real time;
       // the seconds it gives are then waited on the mock clock.
-      return answeredAttempt(response.status, elapsed(), response.headers.get("retry-after"), Date.now());
+      const answered = answeredAttempt(
+        response.status,
+        elapsed(),
+        response.headers.get("retry-after"),
+        Date.now(),
+      );
+      // The start of the body, as the server keeps it; the rest is never read.
+      const head = await leadingBytes(response.body, WEBHOOK_RESPONSE_BODY_MAX_BYTES);
+      return { ...answered, response: responseSnippet(head, response.headers.get("content-type")) };
     } catch (err) {
       const name = (err as { name?: string })?.name;
       const timedOut = name === "TimeoutError" || name === "AbortError";
@@ -363,6 +374,8 @@ export class WebhookDispatcher {
     d.attemptedAt = now;
     d.durationMs = Math.max(0, Math.round(result.durationMs));
     d.responseStatus = recordedStatus(result.status);
+    d.responseContentType = result.response?.contentType ?? null;
+    d.responseBody = result.response?.body ?? null;
     if (result.ok) {
       d.status = "succeeded";
       d.error = null;
@@ -399,4 +412,29 @@ export class WebhookDispatcher {
       this.dropPending(account, s.id);
     }
   }
+}
+
+/**
+ * Up to `limit` bytes from the start of a body; then the stream is cancelled, so the rest is never
+ * read. A body that fails midway (the attempt's timeout) gives what came before.
+ */
+async function leadingBytes(body: ReadableStream<Uint8Array> | null, limit: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const out = new Uint8Array(limit);
+  let size = 0;
+  try {
+    while (size < limit) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      const kept = value.subarray(0, limit - size);
+      out.set(kept, size);
+      size += kept.length;
+    }
+  } catch {
+    // Cut off: keep what came.
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return out.subarray(0, size);
 }
