@@ -157,3 +157,93 @@ describe("the summary of an import", () => {
     expect(run.stderr).not.toMatch(/1 succeeded/);
   });
 });
+
+describe("a file that is not JSON Lines", () => {
+  it("a pretty-printed JSON array: exit 2 naming the fix, nothing sent (not 107 invalid_json lines)", async () => {
+    const api = ingestApi(() => "created");
+    const orders = Array.from({ length: 3 }, (_, i) => order(`A-${i}`));
+    const path = await file("orders.json", JSON.stringify(orders, null, 2));
+    expect(JSON.stringify(orders, null, 2).split("\n").length).toBeGreaterThan(100);
+
+    const run = await runCli(["ingest", "orders", path], { url: URL_, token: TOKEN, fetch: api.fetch });
+
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `oisr ingest: ${path} holds a JSON array; the CLI reads JSON Lines, one order per line: \`jq -c '.[]' ${path} > ${path}l\`, then import that file`,
+    );
+    expect(run.stderr).not.toContain("invalid_json");
+    expect(api.calls).toEqual([]);
+    expect(run.stdout).toBe("");
+  });
+
+  it("an array on one line, and pretty-printed objects, are named too", async () => {
+    const api = ingestApi(() => "created");
+    const oneLine = await file("one-line.jsonl", `${JSON.stringify([order("B-1"), order("B-2")])}\n`);
+    const array = await runCli(["ingest", "returns", oneLine], { url: URL_, token: TOKEN, fetch: api.fetch });
+    expect(array.code).toBe(2);
+    expect(array.stderr).toContain(
+      `holds a JSON array; the CLI reads JSON Lines, one return per line: \`jq -c '.[]' ${oneLine} > ${join(dir, "one-line.lines.jsonl")}\``,
+    );
+
+    const pretty = await file("pretty.jsonl", `${JSON.stringify(order("B-3"), null, 2)}\n`);
+    const object = await runCli(["ingest", "orders", pretty, "--skip-validation"], {
+      url: URL_,
+      token: TOKEN,
+      fetch: api.fetch,
+    });
+    expect(object.code).toBe(2);
+    expect(object.stderr).toContain(
+      `${pretty} holds pretty-printed JSON (an order spread over several lines); the CLI reads JSON Lines, one order per line: \`jq -c . ${pretty} > ${join(dir, "pretty.lines.jsonl")}\``,
+    );
+    expect(api.calls).toEqual([]);
+  });
+});
+
+describe("a file of another kind", () => {
+  it("orders sent as returns: exit 2, 'looks like an order, not a return', nothing sent", async () => {
+    const api = ingestApi(() => "created", "returns");
+    const path = await file(
+      "orders-as-returns.jsonl",
+      jsonl(Array.from({ length: 40 }, (_, i) => order(`R-${i}`))),
+    );
+
+    const run = await runCli(["ingest", "returns", path], { url: URL_, token: TOKEN, fetch: api.fetch });
+
+    expect(run.code).toBe(2);
+    expect(run.stderr.trim()).toBe(
+      `oisr ingest: the first record (line 1) looks like an order, not a return; did you mean \`oisr ingest orders ${path}\`?`,
+    );
+    expect(api.posts()).toEqual([]);
+  });
+
+  it("an orders CSV sent as shipments, read as each kind's CSV reader reads it", async () => {
+    const api = ingestApi(() => "created", "shipments");
+    const csv = await file(
+      "orders.csv",
+      [
+        "external_id,source,currency,placed_at,source_updated_at,ship_to.name,ship_to.line1,ship_to.city,ship_to.country,line_id,sku,line_name,quantity,unit_price",
+        '1001,shop,EUR,2025-01-01T10:00:00Z,2025-01-01T10:00:00Z,"Lovelace, Ada",1 Main St,Berlin,DE,1,SKU-1,Mug,2,19.99',
+        "1001,,,,,,,,,2,SKU-2,Plate,1,4.50",
+        "",
+      ].join("\n"),
+    );
+    const run = await runCli(["ingest", "shipments", csv], { url: URL_, token: TOKEN, fetch: api.fetch });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(
+      `looks like an order, not a shipment; did you mean \`oisr ingest orders ${csv}\`?`,
+    );
+    expect(api.posts()).toEqual([]);
+  });
+
+  it("a first record valid for no kind is left to the import, which reports its problems", async () => {
+    const api = ingestApi(() => "created");
+    const path = await file("bad-first.jsonl", jsonl([{ ...order("X-1"), currency: "euro" }, order("X-2")]));
+    const run = await runCli(["ingest", "orders", path, "--progress", "none"], {
+      url: URL_,
+      token: TOKEN,
+      fetch: api.fetch,
+    });
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toContain("Done: 1 succeeded, 1 failed of 2 items read");
+  });
+});

@@ -3,12 +3,13 @@ import { parseArgs } from "node:util";
 import { ApiError, ConnectionError } from "@oisr/sdk";
 import { CONNECTION_OPTIONS, connect } from "../client.ts";
 import { CannotReachError, describeError } from "../errors.ts";
+import { checkJsonLinesShape, checkKind } from "../ingest/preflight.ts";
 import { createProgressView, formatDuration } from "../ingest/progress.ts";
 import { writeReport } from "../ingest/report.ts";
 import { ImportFailed, type ImportResult, runImport } from "../ingest/run.ts";
-import { createValidator, fetchSpec, type ItemValidator } from "../ingest/validate.ts";
+import { createValidators, fetchSpec, type ItemValidator } from "../ingest/validate.ts";
 import { EXIT, type Io, writeLine } from "../io.ts";
-import { type Format, KINDS, type Kind, UsageError } from "../sources/open.ts";
+import { formatOf, KINDS, type Kind, UsageError } from "../sources/open.ts";
 
 export const INGEST_HELP = `Usage: oisr ingest orders|inventory|shipments|returns|dispositions FILE [options]
 
@@ -142,12 +143,21 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
   if (!["bar", "lines", "none"].includes(progressMode))
     throw new UsageError("--progress must be bar, lines or none");
 
+  const format = formatOf(file, values.format);
+  // A JSON array or pretty-printed JSON is named before anything else (no token or API needed).
+  if (format === "jsonl") await checkJsonLinesShape(file, kind as Kind);
+
   const { client, stats, baseUrl } = connect(values, io);
   let validator: ItemValidator | undefined;
   if (!values["skip-validation"]) {
     const spec = await fetchSpec(baseUrl, io.fetch ?? ((request) => fetch(request)));
-    if (spec) validator = createValidator(spec, kind as Kind);
-    else writeLine(io.stderr, `Could not load ${baseUrl}/openapi.json: items are validated by the API only.`);
+    if (spec) {
+      const validators = createValidators(spec);
+      validator = validators[kind as Kind];
+      // A file of another kind is named before anything is sent.
+      await checkKind(kind as Kind, format, file, validators);
+    } else
+      writeLine(io.stderr, `Could not load ${baseUrl}/openapi.json: items are validated by the API only.`);
   }
   const view = createProgressView({ stream: io.stderr, mode: progressMode as "bar" | "lines" | "none" });
   const onInterrupt = () => {
@@ -162,7 +172,7 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       client,
       kind: kind as Kind,
       file,
-      format: values.format as Format | undefined,
+      format,
       batchSize,
       concurrency: positiveInt(values.concurrency, "concurrency", 64) || undefined,
       statePath: values.state,

@@ -22,10 +22,15 @@ const BODY_SCHEMA: Record<Kind, string> = {
 /** Returns the item's failures (pointers into the item, lines mapped for CSV groups), or []. */
 export type ItemValidator = (item: SourceItem) => Failure[];
 
-export function createValidator(spec: unknown, kind: Kind): ItemValidator {
+export function createValidator(
+  spec: unknown,
+  kind: Kind,
+  /** One validator of the spec, shared by the kinds' validators (see createValidators). */
+  shared?: BodyValidator,
+): ItemValidator {
   // The same bounded validator the server and the mock run, so the CLI sets aside exactly the items
   // the API would refuse (real calendar dates included).
-  const validator = new BodyValidator(spec as never, SPEC_ID);
+  const validator = shared ?? new BodyValidator(spec as never, SPEC_ID);
   const schema = { $ref: `#/components/schemas/${BODY_SCHEMA[kind]}` };
   const root = BODY_ROOT[kind];
   return (item) => {
@@ -39,6 +44,14 @@ export function createValidator(spec: unknown, kind: Kind): ItemValidator {
       failures.push({ line: item.line, pointer: "", code: e.code, message: e.message });
     return failures;
   };
+}
+
+/** Every kind's validator, compiled from one copy of the spec. */
+export function createValidators(spec: unknown): Record<Kind, ItemValidator> {
+  const shared = new BodyValidator(spec as never, SPEC_ID);
+  return Object.fromEntries(
+    (Object.keys(BODY_SCHEMA) as Kind[]).map((kind) => [kind, createValidator(spec, kind, shared)]),
+  ) as Record<Kind, ItemValidator>;
 }
 
 /**
