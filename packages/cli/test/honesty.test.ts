@@ -247,3 +247,53 @@ describe("a file of another kind", () => {
     expect(run.stderr).toContain("Done: 1 succeeded, 1 failed of 2 items read");
   });
 });
+
+describe("oisr orders watch --once on a long feed", () => {
+  it("says on stderr how many pages and orders it has read, at most every 2 s, then the total", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const pageCount = 12;
+    const api = scripted({
+      "GET /orders": (call) => {
+        const at = Number(new URLSearchParams(call.search).get("cursor") ?? "0");
+        // Each page takes 0.5 s: progress every 4 pages.
+        vi.setSystemTime(Date.now() + 500);
+        const data = Array.from({ length: 200 }, (_, i) => ({ id: `ord_${at * 200 + i}` }));
+        return Response.json({ data, next_cursor: String(at + 1), has_more: at + 1 < pageCount });
+      },
+    });
+
+    const run = await runCli(["orders", "watch", "--once"], { url: URL_, token: TOKEN, fetch: api.fetch });
+
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout.trim().split("\n")).toHaveLength(2400);
+    expect(run.stderr.trim().split("\n")).toEqual([
+      "orders watch: 4 pages, 800 orders read in 2.0 s so far…",
+      "orders watch: 8 pages, 1,600 orders read in 4.0 s so far…",
+      "orders watch: done: 12 pages, 2,400 orders read in 6.0 s",
+      "cursor: 12",
+    ]);
+  });
+
+  it("after Ctrl-C, says how far it got", async () => {
+    const stop = new AbortController();
+    const api = scripted({
+      "GET /orders": (call) => {
+        const at = Number(new URLSearchParams(call.search).get("cursor") ?? "0");
+        if (at === 3) stop.abort();
+        return Response.json({ data: [{ id: `ord_${at}` }], next_cursor: String(at + 1), has_more: true });
+      },
+    });
+    const run = await runCli(["orders", "watch", "--once"], {
+      url: URL_,
+      token: TOKEN,
+      fetch: api.fetch,
+      signal: stop.signal,
+    });
+    expect(run.code).toBe(0);
+    const lines = run.stderr.trim().split("\n");
+    expect(lines.slice(-2)).toEqual([
+      expect.stringMatching(/^orders watch: interrupted after 4 pages, 4 orders read in \d+\.\d s$/),
+      "cursor: 4",
+    ]);
+  });
+});
