@@ -1,11 +1,14 @@
 // Runs the receiver: PORT (default 3000), OISR_WEBHOOK_SECRET (whsec_…, from creating the subscription).
 import { describeFailure, failedRequest } from "./failed-requests.ts";
 import { createReceiver } from "./receiver.ts";
+import { secretProblem } from "./secret.ts";
 
 const secret = process.env.OISR_WEBHOOK_SECRET;
-if (!secret) {
-  console.error("Set OISR_WEBHOOK_SECRET to the subscription's whsec_… secret.");
-  process.exit(2);
+// Checked before listening: a malformed secret would fail every delivery.
+const problem = secretProblem(secret);
+if (problem !== undefined || secret === undefined) {
+  console.error(problem);
+  process.exit(1);
 }
 const port = Number(process.env.PORT ?? 3000);
 const server = createReceiver({

@@ -2,6 +2,7 @@
 // and hand each event to the application once (deliveries are at-least-once).
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import { verifyWebhook, type WebhookEvent, WebhookVerificationError } from "@oisr/sdk";
+import { assertSecrets } from "./secret.ts";
 
 export interface ReceiverOptions {
   /** The subscription's `whsec_…` secret; during a rotation, [new, old]. */
@@ -11,6 +12,32 @@ export interface ReceiverOptions {
   seen?: Set<string>;
   /** Largest body accepted, in bytes. */
   maxBytes?: number;
+  /** Where a rejected delivery's reason is written, one line each. Default: console.error. */
+  log?: (line: string) => void;
+}
+
+const SIGNATURE_HEADERS = ["webhook-id", "webhook-timestamp", "webhook-signature"] as const;
+
+/**
+ * Why a delivery was rejected, in a line for the log and the 400's body (OISR keeps the start of
+ * that body in the deliveries log, GET /v2/webhook_subscriptions/{id}/deliveries: `response_body`).
+ */
+export function rejectionReason(
+  error: WebhookVerificationError,
+  headers: IncomingMessage["headers"],
+): string {
+  const missing = SIGNATURE_HEADERS.filter((name) => !headers[name]);
+  if (missing.length > 0) {
+    return `missing header${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: not a delivery from OISR, or a proxy dropped them`;
+  }
+  const message = error.message;
+  if (/timestamp/i.test(message)) {
+    return `timestamp outside tolerance: ${message}; is this machine's clock right? (or the delivery was replayed)`;
+  }
+  if (/signature/i.test(message)) {
+    return "signature mismatch: is OISR_WEBHOOK_SECRET the secret of this subscription? After rotate_secret, use the new one";
+  }
+  return message;
 }
 
 async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
@@ -26,6 +53,9 @@ async function readBody(req: IncomingMessage, maxBytes: number): Promise<Buffer 
 
 export function createReceiver(options: ReceiverOptions): Server {
   const seen = options.seen ?? new Set<string>();
+  const log = options.log ?? ((line: string) => console.error(line));
+  // A malformed secret fails here, not at the first delivery.
+  assertSecrets(options.secret);
   // options.secret is read on every delivery, so a caller may swap it (after a rotation) in place.
   return createServer(async (req, res) => {
     if (req.method !== "POST" || req.url !== "/webhooks/oisr") {
@@ -42,8 +72,18 @@ export function createReceiver(options: ReceiverOptions): Server {
       // The raw bytes, not re-serialized JSON: the signature covers them exactly.
       event = await verifyWebhook(body, req.headers, options.secret);
     } catch (error) {
-      if (!(error instanceof WebhookVerificationError)) throw error;
-      res.writeHead(400, { "content-type": "text/plain" }).end(error.message);
+      const id =
+        typeof req.headers["webhook-id"] === "string" ? req.headers["webhook-id"] : "(no webhook-id)";
+      if (!(error instanceof WebhookVerificationError)) {
+        // A secret swapped in since start-up that is not whsec_<base64>: ours to fix, so a 500
+        // (OISR retries later) rather than a 400, and no crash.
+        log(`webhook ${id} not verified: ${(error as Error).message}`);
+        res.writeHead(500, { "content-type": "text/plain; charset=utf-8" }).end("receiver misconfigured\n");
+        return;
+      }
+      const reason = rejectionReason(error, req.headers);
+      log(`webhook ${id} rejected (400): ${reason}`);
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end(`${reason}\n`);
       return;
     }
     if (!seen.has(event.id)) {

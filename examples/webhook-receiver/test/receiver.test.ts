@@ -13,7 +13,12 @@ import { createReceiver } from "../src/receiver.ts";
 
 const secret = generateWebhookSecret();
 const received: WebhookEvent[] = [];
-const receiver = createReceiver({ secret, onEvent: (event) => void received.push(event) });
+const logged: string[] = [];
+const receiver = createReceiver({
+  secret,
+  onEvent: (event) => void received.push(event),
+  log: (line) => void logged.push(line),
+});
 let url: string;
 
 beforeAll(async () => {
@@ -72,10 +77,13 @@ describe("webhook receiver", () => {
     expect(received.filter((e) => e.id === "evt_1")).toHaveLength(1);
   });
 
+  const mismatch =
+    "signature mismatch: is OISR_WEBHOOK_SECRET the secret of this subscription? After rotate_secret, use the new one";
   it.each([
     [
       "a signature made with another secret",
       async () => signWebhook({ payload: event("evt_2"), secret: generateWebhookSecret() }),
+      mismatch,
     ],
     [
       "a body changed after signing",
@@ -83,17 +91,63 @@ describe("webhook receiver", () => {
         const signed = await signWebhook({ payload: event("evt_3"), secret });
         return { ...signed, body: signed.body.replace("hello", "HELLO") };
       },
+      mismatch,
     ],
     [
       "a timestamp older than 5 minutes",
       async () => signWebhook({ payload: event("evt_4"), secret, timestamp: new Date(Date.now() - 600_000) }),
+      expect.stringMatching(/^timestamp outside tolerance: .*600 s old \(tolerance 300 s\)/),
     ],
-    ["no signature headers", async () => ({ body: JSON.stringify(event("evt_5")), headers: {} })],
-  ])("answers 400 to %s and does not handle it", async (_, make) => {
-    const { body, headers } = await make();
-    const res = await fetch(url, { method: "POST", body, headers });
-    expect(res.status).toBe(400);
-    expect(received.map((e) => e.id)).not.toContain(JSON.parse(body).id);
+    [
+      "no signature headers",
+      async () => ({ body: JSON.stringify(event("evt_5")), headers: {} }),
+      expect.stringMatching(/^missing headers webhook-id, webhook-timestamp, webhook-signature: /),
+    ],
+    [
+      "a delivery without its webhook-signature header",
+      async () => {
+        const signed = await signWebhook({ payload: event("evt_6"), secret });
+        const { "webhook-signature": _, ...headers } = signed.headers;
+        return { body: signed.body, headers };
+      },
+      expect.stringMatching(/^missing header webhook-signature: /),
+    ],
+  ])(
+    "answers 400 to %s, says why in the log and the body, and does not handle it",
+    async (_, make, reason) => {
+      const { body, headers } = await make();
+      const id = JSON.parse(body).id as string;
+      const res = await fetch(url, { method: "POST", body, headers });
+      expect(res.status).toBe(400);
+      expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+      const text = (await res.text()).trimEnd();
+      expect(text).toEqual(reason);
+      const line = logged.find((l) => l.includes(text));
+      expect(line).toMatch(/^webhook (evt_\d|\(no webhook-id\)) rejected \(400\): /);
+      expect(received.map((e) => e.id)).not.toContain(id);
+    },
+  );
+
+  it("refuses to start with a secret that is not whsec_<base64>, and says what is wrong", () => {
+    expect(() => createReceiver({ secret: "MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw", onEvent() {} })).toThrow(
+      /does not start with "whsec_".*POST \/v2\/webhook_subscriptions/,
+    );
+  });
+
+  it("answers 500, and does not crash, when the secret swapped in later is malformed", async () => {
+    const lines: string[] = [];
+    const options = { secret: generateWebhookSecret(), onEvent() {}, log: (l: string) => void lines.push(l) };
+    const broken = createReceiver(options);
+    await new Promise<void>((resolve) => broken.listen(0, "127.0.0.1", resolve));
+    try {
+      options.secret = "not-a-secret";
+      const { body, headers } = await signWebhook({ payload: event("evt_7"), secret });
+      const target = `http://127.0.0.1:${(broken.address() as AddressInfo).port}/webhooks/oisr`;
+      expect((await fetch(target, { method: "POST", body, headers })).status).toBe(500);
+      expect(lines).toEqual([expect.stringMatching(/^webhook evt_7 not verified: /)]);
+    } finally {
+      await new Promise<void>((resolve) => broken.close(() => resolve()));
+    }
   });
 
   it("hands a verified request.failed to the application, which reads what was rejected from it (no polling)", async () => {
@@ -152,6 +206,50 @@ describe("webhook receiver", () => {
         options.secret = subscription.secret;
         await client.webhooks.test(subscription.id);
         await expect.poll(() => live.map((e) => e.type), { timeout: 10_000 }).toEqual(["webhook.test"]);
+      } finally {
+        await new Promise<void>((resolve) => liveReceiver.close(() => resolve()));
+      }
+    });
+
+    it("with another subscription's secret, says why in its log, and the server's deliveries log shows it too", async () => {
+      const { token } = await server.services.accounts.createAccount("wrong-secret");
+      const client = createClient({ baseUrl: server.url as string, token });
+      const lines: string[] = [];
+      // A secret of a valid format, but not this subscription's (e.g. one from before rotate_secret).
+      const liveReceiver = createReceiver({
+        secret: generateWebhookSecret(),
+        onEvent() {},
+        log: (line) => void lines.push(line),
+      });
+      await new Promise<void>((resolve) => liveReceiver.listen(0, "127.0.0.1", resolve));
+      try {
+        const port = (liveReceiver.address() as AddressInfo).port;
+        const subscription = await client.webhooks.create({
+          url: `http://127.0.0.1:${port}/webhooks/oisr`,
+          events: ["return.created"],
+        });
+        const test = await client.webhooks.test(subscription.id);
+        await expect
+          .poll(() => lines, { timeout: 10_000 })
+          .toEqual([`webhook ${test.event_id} rejected (400): ${mismatch}`]);
+        // The attempt is recorded just after the receiver answered.
+        await expect
+          .poll(
+            async () =>
+              (await client.webhooks.deliveries(subscription.id)).data.filter((d) => d.attempt === 1),
+            {
+              timeout: 10_000,
+            },
+          )
+          .toEqual([
+            expect.objectContaining({
+              status: "failed",
+              response_status: 400,
+              error: "HTTP 400 Bad Request",
+              response_content_type: "text/plain; charset=utf-8",
+              response_body: `${mismatch}\n`,
+            }),
+          ]);
       } finally {
         await new Promise<void>((resolve) => liveReceiver.close(() => resolve()));
       }
