@@ -21,6 +21,8 @@ export function baseUrlOf(io: Io): string | undefined {
 export interface HttpStats {
   requests: number;
   byStatus: Record<string, number>;
+  /** Sends the API answered from its idempotency records (`Idempotent-Replayed: true`): sent before. */
+  replayed: number;
 }
 
 export function connect(
@@ -34,7 +36,7 @@ export function connect(
   const token = values.token ?? io.env.OISR_TOKEN;
   if (!token) throw new UsageError("no token: pass --token or set OISR_TOKEN");
   baseUrls.set(io, baseUrl);
-  const stats: HttpStats = { requests: 0, byStatus: {} };
+  const stats: HttpStats = { requests: 0, byStatus: {}, replayed: 0 };
   const inner = io.fetch ?? ((request: Request) => fetch(request));
   const client = createClient({
     baseUrl,
@@ -45,6 +47,7 @@ export function connect(
       const response = await inner(request);
       stats.requests += 1;
       stats.byStatus[response.status] = (stats.byStatus[response.status] ?? 0) + 1;
+      if (response.headers.get("idempotent-replayed") === "true") stats.replayed += 1;
       return response;
     },
   });

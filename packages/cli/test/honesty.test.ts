@@ -53,7 +53,11 @@ type Outcome = "created" | "updated" | "unchanged" | "stale";
  * An ingest API whose requests succeed at once: each item's outcome is `outcomeOf(item)`.
  * Every request record is kept, for GET /requests/{id}.
  */
-function ingestApi(outcomeOf: (item: { external_id?: string }) => Outcome, kind = "orders") {
+function ingestApi(
+  outcomeOf: (item: { external_id?: string }) => Outcome,
+  kind = "orders",
+  headers: Record<string, string> = {},
+) {
   const records = new Map<string, unknown>();
   let n = 0;
   return scripted({
@@ -82,7 +86,10 @@ function ingestApi(outcomeOf: (item: { external_id?: string }) => Outcome, kind 
         errors: [],
         error: null,
       });
-      return Response.json({ message: "Accepted.", request_id: id, trace_id: TRACE }, { status: 202 });
+      return Response.json(
+        { message: "Accepted.", request_id: id, trace_id: TRACE },
+        { status: 202, headers },
+      );
     },
     "GET /requests/*": (call) => Response.json(records.get(call.path.split("/").pop() ?? "")),
   });
@@ -141,6 +148,22 @@ describe("the summary of an import", () => {
       stale: 1,
       failed: 1,
     });
+  });
+
+  it("says when the API answered from its idempotency records: the outcomes are those of the first time", async () => {
+    const api = ingestApi(() => "created", "orders", { "Idempotent-Replayed": "true" });
+    const path = await file("replayed.jsonl", jsonl([order("P-1"), order("P-2"), order("P-3")]));
+    const run = await runCli(["ingest", "orders", path, "--progress", "none", "--batch-size", "2"], {
+      url: URL_,
+      token: TOKEN,
+      fetch: api.fetch,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr.trim().split("\n").slice(1)).toEqual([
+      "Outcomes: 3 created, 0 updated, 0 unchanged, 0 stale, 0 failed",
+      "2 batches had been sent before with the same content: the API answered with the original requests (Idempotent-Replayed), so their outcomes are those of the first time; nothing was applied again.",
+    ]);
+    expect(JSON.parse(run.stdout)).toMatchObject({ replayed_batches: 2 });
   });
 
   it("a file of one stale order says 0 succeeded, 1 stale", async () => {

@@ -210,6 +210,14 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
   const perSecond = seconds > 0 ? Math.round(processed / seconds) : processed;
   for (const line of summaryLines(result, elapsedMs, perSecond, io.signal.aborted))
     writeLine(io.stderr, line);
+  if (stats.replayed > 0) {
+    // Sent before (an earlier run, or --fresh): the API answered with the original request, so
+    // the outcomes above are those of that first time, not something this run did.
+    writeLine(
+      io.stderr,
+      `${n(stats.replayed)} ${stats.replayed === 1 ? "batch had" : "batches had"} been sent before with the same content: the API answered with the original request${stats.replayed === 1 ? "" : "s"} (Idempotent-Replayed), so ${stats.replayed === 1 ? "its" : "their"} outcomes are those of the first time; nothing was applied again.`,
+    );
+  }
   if (failures.length > 0) {
     if (values.report) writeLine(io.stderr, `Failed items: ${values.report}`);
     else {
@@ -246,6 +254,7 @@ export async function ingestCommand(args: string[], io: Io): Promise<number> {
       items_per_second: perSecond,
       http_requests: stats.requests,
       http_429: stats.byStatus[429] ?? 0,
+      replayed_batches: stats.replayed,
       report: values.report ?? null,
       state: result.stateKept ? result.statePath : null,
     }),
