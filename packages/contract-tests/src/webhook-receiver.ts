@@ -13,7 +13,15 @@ export interface Received {
   answered?: number;
 }
 
-export type Answer = number | { status: number; delayMs?: number; headers?: Record<string, string> };
+export type Answer =
+  | number
+  | {
+      status: number;
+      delayMs?: number;
+      headers?: Record<string, string>;
+      /** The answer's body; "ok" by default. */
+      body?: string;
+    };
 
 export interface Receiver {
   url: string;
@@ -49,13 +57,18 @@ export async function startReceiver(respond: Receiver["respond"] = () => 200, po
       };
       const index = receiver.received.push(entry) - 1;
       const answer = await receiver.respond(entry, index);
-      const { status, delayMs = 0, headers = {} } = typeof answer === "number" ? { status: answer } : answer;
+      const {
+        status,
+        delayMs = 0,
+        headers = {},
+        body = "ok",
+      } = typeof answer === "number" ? { status: answer } : answer;
       if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
       if (res.destroyed || req.socket.destroyed) return;
       res.once("finish", () => {
         entry.answered = status;
       });
-      res.writeHead(status, { "content-type": "text/plain", ...headers }).end("ok");
+      res.writeHead(status, { "content-type": "text/plain", ...headers }).end(body);
     });
   });
   await new Promise<void>((resolve, reject) => {
