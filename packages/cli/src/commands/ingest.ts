@@ -36,7 +36,11 @@ Examples:
   oisr ingest inventory stock.csv --batch-size 200 --concurrency 2
   oisr ingest orders orders.jsonl          (again, after Ctrl-C or an error: resumes)
 
-Exit status: 0 all items succeeded, 1 some failed (see --report), 2 usage error,
+The summary counts created, updated, unchanged, stale (not applied: the API holds a version as
+new or newer) and failed items apart. The file must be JSON Lines or CSV: a JSON array, pretty-
+printed JSON or a file of another kind is refused before anything is sent (exit 2).
+
+Exit status: 0 no item failed, 1 some failed (see --report), 2 usage error,
 3 the run did not finish (interrupted, or an error such as a refused token or an
 unreachable API); when it printed "State saved", the same command resumes it.`;
 
