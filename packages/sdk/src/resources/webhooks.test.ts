@@ -22,6 +22,8 @@ const delivery = {
   attempt: 1,
   status: "pending",
   response_status: null,
+  response_content_type: null,
+  response_body: null,
   error: null,
   retry_after_seconds: null,
   duration_ms: null,
