@@ -31,6 +31,9 @@ export function rejectionReason(
     return `missing header${missing.length > 1 ? "s" : ""} ${missing.join(", ")}: not a delivery from OISR, or a proxy dropped them`;
   }
   const message = error.message;
+  if (/^invalid webhook-timestamp/i.test(message)) {
+    return "invalid webhook-timestamp: not whole unix seconds; not a delivery from OISR";
+  }
   if (/timestamp/i.test(message)) {
     return `timestamp outside tolerance: ${message}; is this machine's clock right? (or the delivery was replayed)`;
   }

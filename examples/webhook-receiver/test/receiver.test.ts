@@ -99,6 +99,14 @@ describe("webhook receiver", () => {
       expect.stringMatching(/^timestamp outside tolerance: .*600 s old \(tolerance 300 s\)/),
     ],
     [
+      "a webhook-timestamp that is not unix seconds",
+      async () => {
+        const signed = await signWebhook({ payload: event("evt_8"), secret });
+        return { ...signed, headers: { ...signed.headers, "webhook-timestamp": "2025-03-21T08:00:00Z" } };
+      },
+      expect.stringMatching(/^invalid webhook-timestamp: /),
+    ],
+    [
       "no signature headers",
       async () => ({ body: JSON.stringify(event("evt_5")), headers: {} }),
       expect.stringMatching(/^missing headers webhook-id, webhook-timestamp, webhook-signature: /),
