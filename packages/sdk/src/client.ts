@@ -123,13 +123,20 @@ export interface OisrClient {
  * ```
  */
 export function createClient(options: ClientOptions): OisrClient {
-  if (!options?.baseUrl)
-    throw new TypeError("createClient: baseUrl is required (e.g. https://api.example.com/v2)");
+  let base: URL;
+  try {
+    // A relative baseUrl ("/api/v2") is resolved as fetch resolves it in a page: against the
+    // document's base URL (its location, or <base href>). Not `location`, which Deno without
+    // --location throws on. A missing baseUrl becomes "http://", which is no URL on any base.
+    base = new URL(options.baseUrl || "http://", globalThis.document?.baseURI);
+  } catch {
+    throw new TypeError("createClient: baseUrl must be absolute (https://host/v2) outside a browser");
+  }
   if (!options.token) throw new TypeError("createClient: token is required");
-  const baseUrl = options.baseUrl.replace(/\/+$/, "");
+  const baseUrl = base.href.replace(/\/+$/, "");
   const transport = createTransport({
     ...(options.fetch ? { fetch: options.fetch } : {}),
-    basePath: new URL(baseUrl).pathname,
+    basePath: base.pathname,
     timeoutMs: options.timeoutMs ?? 30_000,
     ...(options.maxRetries !== undefined ? { retry: { maxRetries: options.maxRetries } } : {}),
     throttle: options.throttle ? createThrottle() : undefined,

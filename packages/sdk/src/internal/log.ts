@@ -21,8 +21,7 @@ export function levelledLogger(logger: Logger = console, option?: LogLevel): Lev
   const level = LEVELS.indexOf([option, env, "warn"].find((l) => LEVELS.includes(l as string)) as string);
   const log: LevelledLogger = {};
   // Bound, not wrapped, so that a logger which prints call sites points at the caller's line.
-  for (const [i, name] of (["error", "warn", "info", "debug"] as const).entries())
-    if (i < level) log[name] = logger[name].bind(logger);
+  for (const name of LEVELS.slice(1, level + 1) as (keyof Logger)[]) log[name] = logger[name].bind(logger);
   if (env && !LEVELS.includes(env)) log.warn?.(`OISR_LOG=${env} ignored: not one of ${LEVELS}`);
   return log;
 }

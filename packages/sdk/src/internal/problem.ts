@@ -14,37 +14,33 @@ import { serverDelayMs } from "./retry-policy.ts";
 export function errorFromResponse(response: Response, body: unknown): ApiError {
   const { status, headers } = response;
   const problem = asProblem(body, response);
-  switch (status) {
-    case 400:
-      return new ValidationError(status, problem, headers);
-    case 401:
-      return new AuthenticationError(status, problem, headers);
-    case 403:
-      return new PermissionError(status, problem, headers);
-    case 404:
-      return new NotFoundError(status, problem, headers);
-    case 409:
-    case 422:
-      return new ConflictError(status, problem, headers);
-    case 429:
-      return new RateLimitError(status, problem, headers, serverDelayMs(headers, Date.now(), true));
-    default:
-      return new ApiError(status, problem, headers);
-  }
+  if (status === 429)
+    return new RateLimitError(status, problem, headers, serverDelayMs(headers, Date.now(), true));
+  const Class =
+    (
+      {
+        400: ValidationError,
+        401: AuthenticationError,
+        403: PermissionError,
+        404: NotFoundError,
+        409: ConflictError,
+        422: ConflictError,
+      } as Record<number, typeof ApiError>
+    )[status] ?? ApiError;
+  return new Class(status, problem, headers);
 }
 
 function asProblem(body: unknown, response: Response): ProblemDetails {
-  if (body !== null && typeof body === "object" && !Array.isArray(body)) {
-    const p = body as Partial<ProblemDetails>;
-    if (typeof p.status === "number" || typeof p.code === "string" || typeof p.title === "string")
-      return body as ProblemDetails;
-  }
+  // An object (an array has none of these members) with a problem's status, code or title.
+  const p = body as Partial<ProblemDetails> | null;
+  if (typeof p === "object" && p && (typeof p.status === "number" || p.code || p.title))
+    return p as ProblemDetails;
   // Not problem+json (a proxy's HTML page, an empty 502…): synthesise one so callers see one shape.
-  const text = typeof body === "string" && body.length > 0 ? body.slice(0, 200) : undefined;
+  const { status, statusText } = response;
   return {
     type: "about:blank",
-    title: response.statusText || `HTTP ${response.status}`,
-    status: response.status,
-    ...(text ? { detail: text } : {}),
+    title: statusText || `HTTP ${status}`,
+    status,
+    ...(typeof body === "string" && body ? { detail: body.slice(0, 200) } : {}),
   };
 }
