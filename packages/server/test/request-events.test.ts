@@ -13,6 +13,7 @@ import { order } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
+import { EVENTS_CHANNEL } from "../src/db/channels.ts";
 import { sql } from "../src/db/client.ts";
 import { createWorkerQueue, type StageLimits, toRequestRecord } from "../src/queue/index.ts";
 import type { Services } from "../src/services.ts";
@@ -205,7 +206,7 @@ describe("request events", () => {
       events: ["request.failed", "return.created"],
     });
     const woken: string[] = [];
-    const unlisten = await services.database.listen("oisr_events", (payload) => woken.push(payload));
+    const unlisten = await services.database.listen(EVENTS_CHANNEL, (payload) => woken.push(payload));
     try {
       const ids = await enqueue(acct, orders(order()), orders(badOrder()));
       const otherIds = await enqueue(other, orders(badOrder()));

@@ -3,6 +3,7 @@
 // account, and `due_at` says when the account next needs a worker, so claiming reads the due rows
 // of one index in order: O(accounts claimed), whatever the backlog (decision 009).
 import { sql } from "drizzle-orm";
+import { REQUESTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { isOpen, millis } from "./sql.ts";
 
@@ -48,7 +49,7 @@ export function createLeases(database: Database, workerId: string, leaseMs: numb
                          where r.account_id = q.account_id and ${isOpen} order by r.seq limit 1), now())) end
                where q.account_id = ${accountId} and q.lease_owner = ${workerId}
               returning q.due_at <= now() as due_now)
-            select pg_notify('oisr_requests', ${workerId}) from released where due_now`,
+            select pg_notify(${REQUESTS_CHANNEL}, ${workerId}) from released where due_now`,
       );
     },
 

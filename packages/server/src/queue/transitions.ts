@@ -10,6 +10,7 @@
 // that rolled back.
 import type { StoredRequest } from "@oisr/contract";
 import { sql } from "drizzle-orm";
+import { REQUESTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Executor, Tx } from "../db/client.ts";
 import { insertRequestEvents, reserveRequestEvents } from "../store/request-events.ts";
 import { finalRecord, RECORD_COLUMNS, type RecordRow } from "./final-record.ts";
@@ -83,7 +84,7 @@ export async function insertPending(
             on conflict (account_id) do update
                set open_count = q.open_count + excluded.open_count, due_at = coalesce(q.due_at, excluded.due_at)
             returning q.due_at = now() as woke)
-          select pg_notify('oisr_requests', '') from queued where woke limit 1`,
+          select pg_notify(${REQUESTS_CHANNEL}, '') from queued where woke limit 1`,
     executor,
   );
 }

@@ -7,6 +7,7 @@
 // account's feed positions, then `insert`, every event in one statement from one JSON parameter.
 import { type FinalRequestRecord, type RequestEventType, requestEvent } from "@oisr/contract";
 import { sql } from "drizzle-orm";
+import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Tx } from "../db/client.ts";
 import { eventTraceparent } from "../telemetry/traceparent.ts";
 import { newId } from "./ids.ts";
@@ -86,7 +87,7 @@ export async function insertRequestEvents(
             from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n)
            order by e.n
           returning dispatched_at is null as pending)
-        select pg_notify('oisr_events', ${accountId}) from inserted where pending limit 1`,
+        select pg_notify(${EVENTS_CHANNEL}, ${accountId}) from inserted where pending limit 1`,
     tx,
   );
 }

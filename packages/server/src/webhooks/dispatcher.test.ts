@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
+import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
@@ -36,7 +37,7 @@ async function emit(accountId: string, count: number): Promise<void> {
       };
     }),
   );
-  await database.notify("oisr_events", accountId);
+  await database.notify(EVENTS_CHANNEL, accountId);
 }
 
 async function subscription() {

@@ -1,6 +1,6 @@
 // The webhook dispatcher (worker role): fans outbox events out into deliveries and sends them,
-// with bounded concurrency overall and per subscription. It wakes on `oisr_events` notifications
-// (sent by the request worker after it commits events) and on a timer for retries coming due.
+// with bounded concurrency overall and per subscription. It wakes on EVENTS_CHANNEL notifications
+// (db/channels.ts; sent by whoever commits events) and on a timer for retries coming due.
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import {
@@ -13,6 +13,7 @@ import {
 } from "@oisr/contract";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
+import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { untracedDeliveryTraceparent } from "../telemetry/traceparent.ts";
 import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
@@ -87,7 +88,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     else kicked = true;
   };
 
-  const unlisten = await database.listen("oisr_events", kick);
+  const unlisten = await database.listen(EVENTS_CHANNEL, kick);
 
   async function deliver(claimed: ClaimedDelivery, abort: AbortController): Promise<void> {
     const log = logger.child({

@@ -6,6 +6,7 @@
 import { RECOVERY_BATCH_SIZE, type RecoveryWindow } from "@oisr/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { encodeTime } from "ulidx";
+import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { webhookRecoveries } from "../db/webhook-schema.ts";
 import { newId } from "../store/ids.ts";
@@ -62,7 +63,7 @@ export function createRecoveryStore(database: Database) {
           .returning();
         return { outcome: "started", recovery: recovery as RecoveryRow };
       });
-      if (result.outcome === "started") await database.notify("oisr_events", accountId).catch(() => {});
+      if (result.outcome === "started") await database.notify(EVENTS_CHANNEL, accountId).catch(() => {});
       return result;
     },
 

@@ -3,6 +3,7 @@
 // event keeps its id, so the receiver gets the same `webhook-id` again and can deduplicate.
 import { retryRefused } from "@oisr/contract";
 import { and, eq, gte, max, sql } from "drizzle-orm";
+import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Tx } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
@@ -100,7 +101,7 @@ export function createResendStore(database: Database) {
         return { outcome: "queued", delivery: delivery as DeliveryRow };
       });
       // After the commit: a dispatcher woken earlier would not see the row yet.
-      if (result.outcome === "queued") await database.notify("oisr_events", accountId).catch(() => {});
+      if (result.outcome === "queued") await database.notify(EVENTS_CHANNEL, accountId).catch(() => {});
       return result;
     },
   };

@@ -13,6 +13,7 @@ import {
   webhookEventBody,
 } from "@oisr/contract";
 import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
+import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Executor } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
@@ -211,7 +212,7 @@ export function createSubscriptionStore(database: Database) {
           .returning();
         return row as DeliveryRow;
       });
-      await database.notify("oisr_events", accountId).catch(() => {});
+      await database.notify(EVENTS_CHANNEL, accountId).catch(() => {});
       return delivery;
     },
 

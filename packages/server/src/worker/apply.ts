@@ -15,6 +15,7 @@ import {
 } from "@oisr/domain";
 import { sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
+import { EVENTS_CHANNEL } from "../db/channels.ts";
 import { LeaseLost, type Outcome, type StartedRequest, type WorkerQueue } from "../queue/index.ts";
 import type { Services } from "../services.ts";
 import { writeChanges } from "../store/changes.ts";
@@ -110,7 +111,7 @@ export async function applyStage(
     });
     hooks.onSettled?.(outcome.kind === "applied");
     // After commit: wake the webhook dispatcher (on PostgreSQL every process listening hears it).
-    if (emitted) await database.notify("oisr_events", accountId).catch(() => {});
+    if (emitted) await database.notify(EVENTS_CHANNEL, accountId).catch(() => {});
     return outcome;
   } catch (err) {
     hooks.onSettled?.(false);

@@ -6,6 +6,7 @@ import { hostname } from "node:os";
 import type { Changes } from "@oisr/domain";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
+import { REQUESTS_CHANNEL } from "../db/channels.ts";
 import { createWorkerQueue, type StageLimits, type StartedRequest } from "../queue/index.ts";
 import type { Services } from "../services.ts";
 import { startStageSpan } from "../telemetry/queue-spans.ts";
@@ -73,7 +74,7 @@ export async function startWorker(deps: {
 
   // An empty payload: an accepted request made an idle account due. Otherwise a worker handed
   // back an account that still has work.
-  const unlisten = await services.database.listen("oisr_requests", (payload) => {
+  const unlisten = await services.database.listen(REQUESTS_CHANNEL, (payload) => {
     if (payload === "" && inFlight.size >= config.workerConcurrency) contended = true;
     kick();
   });
