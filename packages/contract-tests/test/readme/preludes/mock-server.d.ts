@@ -1,11 +1,12 @@
-// The free variables of @oisr/mock-server's README: the fixtures its text says are the reader's
-// (test/readme/mock-fixtures.ts implements them for the blocks that run), and the `api` and
-// `client` of the worked example, which the webhook fragment continues. A global script on
-// purpose (no import/export), so blocks see these without importing them.
-declare function order(
-  externalId: string,
-  overrides?: Partial<import("@oisr/sdk").OrderInput>,
-): import("@oisr/sdk").OrderInput;
-declare function shipmentOf(orderId: string): import("@oisr/sdk").ShipmentInput;
+// The free variables of @oisr/mock-server's README: the `api` and `client` of the worked example,
+// which the webhook fragments continue (its fixtures are a block of their own, fixtures.ts). A
+// global script on purpose (no import/export), so blocks see these without importing them.
 declare const api: import("@oisr/mock-server/node").MockServer;
 declare const client: import("@oisr/sdk").OisrClient;
+// What `vite/client` declares for the browser page's `import.meta.env.DEV` (a Vite project has it).
+interface ImportMetaEnv {
+  readonly DEV: boolean;
+}
+interface ImportMeta {
+  readonly env: ImportMetaEnv;
+}
