@@ -236,8 +236,8 @@ export const events = pgTable(
     seq: bigserial("seq", { mode: "number" }).notNull(),
     /**
      * Position in the account's GET /events feed, from `accounts.feed_seq` under the account row
-     * lock (store/changes.ts), so in commit order. Null for `webhook.test` events, which are not
-     * listed: a writer of account events must take positions the same way, or they are never listed.
+     * lock (outbox/positions.ts), so in commit order. Null for `webhook.test` events, which are not
+     * listed. Only outbox/ writes this table (outbox/index.ts).
      */
     feedSeq: bigint("feed_seq", { mode: "number" }),
     type: text("type").notNull(),

@@ -1,24 +1,23 @@
 // The account's events as GET /events reads them: the `events` outbox rows that have a feed position
 // (every event but `webhook.test`), younger than the retention, in feed order. The payload is the
-// webhook body as stored (store/changes.ts for return events, store/request-events.ts for request
-// events), so a pulled event and a delivered one are the same.
+// webhook body as stored (write.ts), so a pulled event and a delivered one are the same.
 //
 // Positions come from `accounts.feed_seq`, taken under the account row lock in the transaction that
-// writes the events, so they are handed out in commit order: reading `feed_seq > cursor` never
-// skips an event that commits later with a lower position (there is none). The retention cut is a
+// writes the events (positions.ts), so they are handed out in commit order: reading
+// `feed_seq > cursor` never skips an event that commits later with a lower position (there is none). The retention cut is a
 // read condition, not only the prune job's: an event past it is gone from the API at once, even
-// while retention.ts keeps the row for a delivery still pending.
+// while prune.ts keeps the row for a delivery still pending.
 import type { Filters } from "@oisr/contract";
 import { eventTypesOf, retentionCutoff } from "@oisr/contract";
 import type { components } from "@oisr/contract/schema";
 import { and, asc, eq, gt, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
-import type { FeedRow } from "./resources.ts";
+import type { FeedRow } from "../store/resources.ts";
 
 /**
- * The payload jsonb as the spec types it: only store/changes.ts (from the domain's typed output) and
- * store/request-events.ts (from @oisr/contract's requestEvent) write it.
+ * The payload jsonb as the spec types it: only write.ts writes it (from the domain's typed output,
+ * @oisr/contract's requestEvent and testEventObject).
  */
 type Event = components["schemas"]["Event"];
 

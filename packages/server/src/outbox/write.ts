@@ -1,62 +1,71 @@
-// The `request.succeeded|failed|dead` events: one per request, written by the queue (queue/
-// transitions.ts) in the transaction that sets the request's final status, so a request that is
-// retried writes nothing until then and a rolled-back attempt leaves no event. The body is
-// @oisr/contract's `requestEvent`, the mock's too, from the record GET /requests/{id} answers.
-//
-// Two statements per stage whatever its size (a stage holds up to 1,000 requests): `reserve`, the
-// account's feed positions, then `insert`, every event in one statement from one JSON parameter.
-import { type FinalRequestRecord, type RequestEventType, requestEvent } from "@oisr/contract";
+// Every insert into `events`, each inside the caller's transaction so the event commits with the
+// change it reports (or not at all). Three writers, one statement each whatever the count:
+// - return events, from an applied stage (store/changes.ts), at positions taken with the changes;
+// - `request.succeeded|failed|dead`, one per request, from the queue (queue/transitions.ts) in the
+//   transaction that sets the request's final status, so a retried request writes nothing until
+//   then and a rolled-back attempt leaves no event. The body is @oisr/contract's `requestEvent`,
+//   the mock's too, from the record GET /requests/{id} answers;
+// - `webhook.test` (webhooks/subscriptions-store.ts): no feed position, stored already fanned out.
+// Rows travel as one JSON parameter, so each statement has one fixed text, prepared once.
+import {
+  type FinalRequestRecord,
+  type RequestEventType,
+  requestEvent,
+  webhookEventBody,
+} from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Tx } from "../db/client.ts";
+import { events } from "../db/schema.ts";
+import { newId } from "../store/ids.ts";
 import { eventTraceparent } from "../telemetry/traceparent.ts";
-import { newId } from "./ids.ts";
+import type { RequestEventSlots } from "./positions.ts";
 
-/** Feed positions taken for a stage's request events, and who wants them delivered. */
-export interface RequestEventSlots {
-  /** The position before the first event's. */
-  after: number;
-  /** Request event types an enabled subscription of the account lists. */
-  subscribed: ReadonlySet<string>;
+export interface OutboxEvent {
+  type: string;
+  object: unknown;
+  /**
+   * The trace its deliveries continue (telemetry/traceparent.ts eventTraceparent): the writing
+   * stage's span with tracing on, else the trace id of the request that caused it.
+   */
+  traceparent?: string | null;
+  /** The API key of the request whose apply caused it. */
+  apiKeyId: string | null;
 }
 
 /**
- * Takes `count` positions of the account's feed (GET /events), as store/changes.ts does: bumping
- * `accounts.feed_seq` locks the account row, which orders the account's commits, so positions are
- * handed out in commit order and a poller never skips an event that commits later.
- *
- * Call it before anything else the transaction locks on the queue (request_queues, requests): a
- * transaction that settles a dead request (settleFailed) takes the account row first too, and two
- * transactions taking the two rows in opposite orders could deadlock (a pipelined stage failing
- * while the stage before it commits).
- *
- * It also reads which request event types the account's enabled subscriptions list. Request events
- * are opt-in, and most accounts may never subscribe to them; an event nobody subscribes to is
- * written as already fanned out, so the dispatcher (fan-out.ts) never reads it. Every event of a
- * busy queue would otherwise cost a fan-out pass for nothing. A subscription that commits while
- * this transaction runs misses the events of this stage, as it would have if it had committed a
- * moment later; `recover` re-sends them.
+ * Writes a stage's return events at the positions after `after` (positions.ts takeFeedPositions),
+ * in the order given, awaiting fan-out. The caller wakes the dispatcher after commit.
  */
-export async function reserveRequestEvents(
-  database: Database,
+export async function insertOutboxEvents(
   tx: Tx,
   accountId: string,
-  count: number,
-): Promise<RequestEventSlots> {
-  const [row] = await database.rows<{ feed_seq: string | number; subscribed: string[] }>(
-    sql`update accounts set feed_seq = feed_seq + ${count} where id = ${accountId}
-        returning feed_seq, array(
-          select distinct t from webhook_subscriptions s, unnest(s.events) as t
-           where s.account_id = ${accountId} and s.status = 'enabled' and t like 'request.%') as subscribed`,
-    tx,
-  );
-  if (!row) throw new Error(`account ${accountId} vanished`);
-  return { after: Number(row.feed_seq) - count, subscribed: new Set(row.subscribed) };
+  after: number,
+  outbox: OutboxEvent[],
+  now: string,
+): Promise<void> {
+  if (outbox.length === 0) return;
+  // The payload is the webhook body and the GET /events object alike: one shape, stored once.
+  const rows = outbox.map((e) => {
+    const id = newId("evt");
+    return {
+      id,
+      type: e.type,
+      payload: webhookEventBody(id, e.type, now, e.apiKeyId, e.object),
+      traceparent: e.traceparent ?? null,
+    };
+  });
+  await tx.execute(sql`
+      insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent)
+      select ${accountId}, e.body->>'id', ${after}::bigint + e.n, e.body->>'type', ${now}::timestamptz,
+             e.body->'payload', e.body->>'traceparent'
+        from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n) order by e.n`);
 }
 
 /**
- * Writes one event per record, in the order given, at the positions `reserve` took. When one of
- * them awaits fan-out, the dispatcher is woken at commit (`pg_notify` in the statement).
+ * Writes one request event per record, in the order given, at the positions `reserveRequestEvents`
+ * took. An event no enabled subscription lists is stored as already fanned out. When one of them
+ * awaits fan-out, the dispatcher is woken at commit (`pg_notify` in the statement).
  *
  * `traceparent`: the span the events continue, when tracing is on (fan-out and delivery spans link
  * to it): the stage's for requests it applied, the accepting call's for a dead request.
@@ -90,4 +99,18 @@ export async function insertRequestEvents(
         select pg_notify(${EVENTS_CHANNEL}, ${accountId}) from inserted where pending limit 1`,
     tx,
   );
+}
+
+/**
+ * Writes a `webhook.test` event: no feed position (GET /events never lists it) and already
+ * dispatched, so fan-out skips it; the caller inserts its one attempt in the same transaction.
+ */
+export async function insertTestEvent(
+  tx: Tx,
+  event: Pick<
+    typeof events.$inferInsert,
+    "accountId" | "id" | "type" | "payload" | "createdAt" | "traceparent"
+  >,
+): Promise<void> {
+  await tx.insert(events).values({ ...event, dispatchedAt: event.createdAt });
 }

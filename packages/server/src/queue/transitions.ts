@@ -6,13 +6,13 @@
 // Statements that act for a worker are fenced on its lease of the account (request_queues.lease_owner):
 // a worker whose lease another worker has taken changes nothing.
 // The statements that set a final status also write each request's `request.<status>` event
-// (store/request-events.ts), in the same transaction: exactly one per request, none for an attempt
+// (outbox/write.ts), in the same transaction: exactly one per request, none for an attempt
 // that rolled back.
 import type { StoredRequest } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import { REQUESTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Executor, Tx } from "../db/client.ts";
-import { insertRequestEvents, reserveRequestEvents } from "../store/request-events.ts";
+import { insertRequestEvents, reserveRequestEvents } from "../outbox/index.ts";
 import { finalRecord, RECORD_COLUMNS, type RecordRow } from "./final-record.ts";
 import { isOpen, millis } from "./sql.ts";
 import type { RequestKind } from "./statuses.ts";
@@ -196,7 +196,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       appliedAt: string,
       traceparent: string | null = null,
     ): Promise<void> {
-      // The account row first (the feed positions), then the queue's rows: see reserveRequestEvents.
+      // The account row first (the feed positions), then the queue's rows: lock order, outbox/index.ts.
       const slots = await reserveRequestEvents(database, tx, accountId, outcomes.length);
       const rows = outcomes.map((o) =>
         o.status === "succeeded"
@@ -247,7 +247,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       if (settled.length === 0) return;
       const dead = settled.filter((s) => s.dead).length;
       await database.db.transaction(async (tx) => {
-        // The account row first, as in finishStage (see reserveRequestEvents); only when some die.
+        // The account row first, as in finishStage (outbox/index.ts); only when some die.
         const slots = dead > 0 ? await reserveRequestEvents(database, tx, accountId, dead) : undefined;
         const held = await database.rows(
           sql`update request_queues set open_count = open_count - ${dead}

@@ -3,7 +3,7 @@ import { eventFeedFilters, eventNotFound, readFeed } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
-import type { EventStore } from "../store/events.ts";
+import type { EventStore } from "../outbox/index.ts";
 
 export function eventRoutes(store: EventStore, codec: Cursors): Router {
   const router = Router();

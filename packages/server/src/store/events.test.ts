@@ -4,10 +4,10 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { events } from "../db/schema.ts";
+import { createEventStore, type EventStore, type OutboxEvent } from "../outbox/index.ts";
 import type { Services } from "../services.ts";
 import { useFreshServices } from "../test-services.ts";
-import { type BatchChanges, type OutboxEvent, writeChanges } from "./changes.ts";
-import { createEventStore, type EventStore } from "./events.ts";
+import { type BatchChanges, writeChanges } from "./changes.ts";
 import { newId } from "./ids.ts";
 
 const DAY = 86_400_000;

@@ -6,7 +6,7 @@ import { type AttemptResult, afterFailedAttempt, type DisablePolicy, recordedSta
 import { and, desc, eq, lt, sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { servedEventBody } from "../store/events.ts";
+import { servedEventBody } from "../outbox/index.ts";
 import { newId } from "../store/ids.ts";
 import { type DeliveryRow, dropPendingDeliveries, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
 

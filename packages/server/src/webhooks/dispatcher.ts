@@ -15,13 +15,14 @@ import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
+import { pruneEvents } from "../outbox/index.ts";
 import { untracedDeliveryTraceparent } from "../telemetry/traceparent.ts";
 import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
 import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts";
 import { fanOut } from "./fan-out.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
 import { runRecoveryStep } from "./recoveries.ts";
-import { pruneAttempts, pruneEvents, pruneRecoveries } from "./retention.ts";
+import { pruneAttempts, pruneRecoveries } from "./retention.ts";
 import type { Resolver } from "./ssrf-guard.ts";
 
 export interface DispatcherOptions {
@@ -142,8 +143,9 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   let lastPrune = 0;
   let pruning: Promise<void> | undefined;
   /**
-   * Keeps attempts and outbox events to the retention period (retention.ts), hourly in every
-   * dispatcher. It runs beside the loop, in small batches, so a large backlog delays no delivery.
+   * Keeps attempts and outbox events to the retention period (retention.ts, outbox/prune.ts),
+   * hourly in every dispatcher. It runs beside the loop, in small batches, so a large backlog
+   * delays no delivery.
    */
   function pruneNow(): void {
     if (pruning || Date.now() - lastPrune < PRUNE_EVERY_MS) return;

@@ -1,19 +1,13 @@
 // Turns outbox events into deliveries: one per enabled subscription of the event's account that
-// subscribed to its type. Claiming events with SKIP LOCKED lets several dispatchers fan out at once;
-// the unique (subscription, event) index makes a repeated fan-out harmless.
+// subscribed to its type. The events are claimed and marked by outbox/ (fan-out-claim.ts: SKIP LOCKED,
+// so several dispatchers fan out at once); the unique (subscription, event) index makes a repeated
+// fan-out harmless.
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
+import { claimUndispatched, markDispatched } from "../outbox/index.ts";
 import { newId } from "../store/ids.ts";
 import { type FanOutSpan, startFanOutSpan } from "../telemetry/webhook-spans.ts";
-
-interface PickedEvent {
-  account_id: string;
-  id: string;
-  type: string;
-  created_at: string;
-  traceparent: string | null;
-}
 
 /** Fans out up to `limit` undispatched events in one transaction; returns how many it took. */
 export async function fanOut(
@@ -23,14 +17,7 @@ export async function fanOut(
   // Started once there are events to fan out (an idle dispatcher polls here): tracing on only.
   let span: FanOutSpan | undefined;
   const fanned = database.db.transaction(async (tx) => {
-    const picked = await database.rows<PickedEvent>(
-      sql`select account_id, id, type, created_at, traceparent from events
-           where dispatched_at is null
-           order by seq
-           limit ${limit}
-           for update skip locked`,
-      tx,
-    );
+    const picked = await claimUndispatched(database, tx, limit);
     if (picked.length === 0) return { events: 0, deliveries: 0 };
     span = startFanOutSpan(picked);
     const accountIds = [...new Set(picked.map((e) => e.account_id))];
@@ -81,14 +68,7 @@ export async function fanOut(
         .values(rows.slice(i, i + 1000))
         .onConflictDoNothing();
     }
-    await database.rows(
-      sql`update events set dispatched_at = now()
-           where (account_id, id) in (${sql.join(
-             picked.map((e) => sql`(${e.account_id}, ${e.id})`),
-             sql`, `,
-           )})`,
-      tx,
-    );
+    await markDispatched(database, tx, picked);
     return { events: picked.length, deliveries: rows.length };
   });
   try {

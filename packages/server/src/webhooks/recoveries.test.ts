@@ -33,7 +33,7 @@ async function feed(accountId: string, types: string[], spacing = 1): Promise<st
     await database.db.insert(events).values({
       accountId,
       id,
-      // Test events have no feed position (store/events.ts).
+      // Test events have no feed position (outbox/feed.ts).
       feedSeq: type === TEST_EVENT_TYPE ? null : i + 1,
       type,
       createdAt: at,

@@ -6,9 +6,10 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookRecoveries } from "../db/webhook-schema.ts";
+import { pruneEvents } from "../outbox/index.ts";
 import { newId } from "../store/ids.ts";
 import { startDispatcher } from "./dispatcher.ts";
-import { pruneAttempts, pruneEvents, pruneRecoveries } from "./retention.ts";
+import { pruneAttempts, pruneRecoveries } from "./retention.ts";
 import { createSubscriptionStore, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
 import { useFreshDatabase, waitFor } from "./test-support.ts";
 

@@ -15,8 +15,8 @@ import {
 import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Executor } from "../db/client.ts";
-import { events } from "../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
+import { insertTestEvent } from "../outbox/index.ts";
 import { newId } from "../store/ids.ts";
 import { createRecoveryStore } from "./recoveries.ts";
 import { createResendStore } from "./resend-store.ts";
@@ -187,13 +187,12 @@ export function createSubscriptionStore(database: Database) {
         testEventObject(subscription.id),
       );
       const delivery = await db.transaction(async (tx) => {
-        await tx.insert(events).values({
+        await insertTestEvent(tx, {
           accountId,
           id: eventId,
           type: TEST_EVENT_TYPE,
           payload,
           createdAt: now,
-          dispatchedAt: now,
           traceparent: traceOnlyTraceparent(traceId),
         });
         const [row] = await tx

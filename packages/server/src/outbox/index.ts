@@ -1,0 +1,35 @@
+// The outbox: every statement that writes the `events` table lives in this folder (issue 25; a test,
+// ownership.test.ts, fails on a writer elsewhere). An event is written in the same transaction as
+// the change it reports, so it exists exactly when the change committed; webhooks and GET /events
+// both read it from here, later.
+//
+//   written, dispatched_at null ──fan-out──▶ dispatched (attempts made) ──retention──▶ pruned
+//   written dispatched (a test event, or a request event no subscription lists) ──────▶ pruned
+//
+// Statements, one owner each:
+//   positions.ts      takeFeedPositions, reserveRequestEvents: bump accounts.feed_seq (row lock)
+//   write.ts          insertOutboxEvents (return events), insertRequestEvents (+ pg_notify at
+//                     commit), insertTestEvent (no feed position, born dispatched)
+//   fan-out-claim.ts  claimUndispatched (FOR UPDATE SKIP LOCKED), markDispatched
+//   feed.ts           GET /events reads (feed, get) and the served body
+//   prune.ts          pruneEvents: finished events past retention, with their remaining attempts
+//
+// Lock order, for every transaction that writes events (stated here only; comments elsewhere
+// point here):
+//   1. apply only: the stage's own `requests` rows (queue/bodies.ts lockMembers), which no other
+//      transaction settles while this worker holds the account's lease;
+//   2. the account row, `accounts.feed_seq`, bumped to take feed positions (positions.ts). It
+//      orders the account's commits, so positions are handed out in commit order;
+//   3. the resources the stage writes (store/changes.ts), then the events inserted (new rows);
+//   4. the account's `request_queues` row (the lease fence), then the `requests` being finished
+//      or settled (queue/transitions.ts finishStage, settleFailed).
+// A transaction that took 4 before 2 could deadlock with one taking them the other way round (a
+// pipelined stage failing while the stage before it commits), so 2 comes first even in
+// settleFailed, which writes events only when a request dies.
+// Fan-out and pruning never take the account row: they lock `events` rows with SKIP LOCKED (never
+// waiting on one another), then write `webhook_deliveries` in the same statement or transaction.
+export { claimUndispatched, markDispatched, type PickedEvent } from "./fan-out-claim.ts";
+export { createEventStore, type EventStore, servedEventBody } from "./feed.ts";
+export { type RequestEventSlots, reserveRequestEvents, takeFeedPositions } from "./positions.ts";
+export { DEFAULT_BATCH, type PruneOptions, pruneEvents } from "./prune.ts";
+export { insertOutboxEvents, insertRequestEvents, insertTestEvent, type OutboxEvent } from "./write.ts";
