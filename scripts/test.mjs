@@ -12,7 +12,8 @@ const args = process.argv.slice(2);
 const split = args.indexOf("--");
 const turboArgs = split === -1 ? args : args.slice(0, split);
 const vitestArgs = split === -1 ? [] : args.slice(split + 1);
-if (!vitestArgs.some((arg) => arg.startsWith("--reporter"))) {
+const ownReporters = vitestArgs.some((arg) => arg.startsWith("--reporter"));
+if (!ownReporters) {
   vitestArgs.unshift("--reporter=default", "--reporter=json", "--outputFile.json=.test-results.json");
 }
 
@@ -37,7 +38,12 @@ const turbo = run("turbo", [
   ...vitestArgs,
 ]);
 if (turbo.error) throw turbo.error;
-// With a --filter only the selected packages report; the total then counts those.
-const filtered = turboArgs.some((arg) => arg.startsWith("--filter") || arg === "-F");
-const summary = run(process.execPath, ["scripts/test-summary.mjs", ...(filtered ? ["--present-only"] : [])]);
+// With a --filter only the selected packages report, and with reporters of one's own perhaps none:
+// the total then counts the reports there are.
+const partial = ownReporters || turboArgs.some((arg) => arg.startsWith("--filter") || arg === "-F");
+const jsonReports =
+  !ownReporters || vitestArgs.some((arg) => arg.startsWith("--reporter") && arg.includes("json"));
+const summary = jsonReports
+  ? run(process.execPath, ["scripts/test-summary.mjs", ...(partial ? ["--present-only"] : [])])
+  : { status: 0 };
 process.exit((turbo.status ?? 1) || (summary.status ?? 1));
