@@ -97,7 +97,7 @@ export const webhookDeliveries = pgTable(
     ),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
-    // An event's attempts: what retention (webhooks/retention.ts) checks before deleting an event.
+    // An event's attempts: what retention (outbox/prune.ts) checks before deleting an event.
     index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     // The webhook-lag gauge's oldest pending event (readWebhookLag): one index probe, not a walk over every pending attempt.
