@@ -102,6 +102,15 @@ async function visit(url: string): Promise<Visit> {
       })
       .then((handle) => handle.jsonValue() as Promise<number>)
       .catch(() => Number.NaN);
+    // Code samples render after the operation list, later still on a busy machine (CI with other
+    // suites running): wait until every operation has its curl sample before reading the page.
+    await page
+      .waitForFunction(
+        (count) => (document.body?.textContent?.match(/curl https?:\/\//g) ?? []).length >= count,
+        summaries.length,
+        { timeout: 30_000, polling: 250 },
+      )
+      .catch(() => undefined);
     // Late requests (lazy chunks, agents, telemetry) would come right after the first render.
     await page.waitForTimeout(1500);
     const dom = await page.content();
