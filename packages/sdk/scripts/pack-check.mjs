@@ -98,6 +98,7 @@ async function main(): Promise<void> {
     id: "evt_pack",
     type: "webhook.test",
     created_at: "2025-01-01T00:00:00Z",
+    api_key_id: "key_01JKQ9ZT1E4N7C2H8V5B3M6X0P",
     data: { object: { subscription_id: "whs_pack", message: "hello" } },
   };
   const signed = await signWebhook({ payload, secret });
