@@ -94,8 +94,10 @@ try {
     }
     const notes = [];
     if (!files.some((f) => /^readme/i.test(f))) notes.push("no README");
-    if (!files.some((f) => /^licen[cs]e/i.test(f)))
-      notes.push(`no LICENSE file (license: ${manifest.license})`);
+    // npm puts a package's own LICENSE file in its tarball; a declared licence without its text
+    // is what a reviewer of a dependency stops at.
+    if (manifest.license && !files.some((f) => /^licen[cs]e/i.test(f)))
+      problems.push(`no LICENSE file although "license" is ${manifest.license}`);
     if (!files.some((f) => /^changelog/i.test(f))) notes.push("no CHANGELOG.md in the tarball");
 
     const deps = Object.entries(manifest.dependencies ?? {}).map(([n, r]) => `${n}@${r}`);
