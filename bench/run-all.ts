@@ -68,6 +68,12 @@ const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }
     timeoutS: 600,
   },
   {
+    name: "docs-paint",
+    file: "docs-paint.ts",
+    what: "issue 29: /docs first contentful paint in Chromium, against the page without its outline",
+    timeoutS: 900,
+  },
+  {
     name: "sdk-overhead",
     file: "sdk-overhead.ts",
     what: "SDK overhead against raw fetch (colleague's)",

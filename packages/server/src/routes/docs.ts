@@ -9,15 +9,21 @@ import { createRequire } from "node:module";
 import { type NextFunction, type Request, type Response, Router } from "express";
 import { loadSpec } from "../spec.ts";
 import { type Asset, createAsset, sendAsset } from "./docs-assets.ts";
+import { docsOutline } from "./docs-outline.ts";
 import { docsSpec } from "./docs-spec.ts";
 
 const require = createRequire(import.meta.url);
 const scalarBundle = require.resolve("@scalar/api-reference/browser/standalone.js");
 
-/** Scalar's configuration: https://guides.scalar.com/scalar/scalar-api-references/configuration */
-function initScript(specUrl: string): string {
+/**
+ * Loads the renderer after the first frame has painted the server-rendered outline (a 3.5 MB
+ * script in the page would hold the first paint until it has run), then mounts it over the
+ * outline. Scalar's configuration:
+ * https://guides.scalar.com/scalar/scalar-api-references/configuration
+ */
+function initScript(scriptUrl: string, specUrl: string): string {
   return `
-      Scalar.createApiReference("#app", {
+      const start = () => Scalar.createApiReference("#app", {
         url: ${JSON.stringify(specUrl)},
         // Code samples and "Test Request" go to this server, whatever the spec's servers say.
         servers: [{ url: window.location.origin + "/v2", description: "This server" }],
@@ -34,10 +40,16 @@ function initScript(specUrl: string): string {
         documentDownloadType: "json",
         defaultOpenAllTags: true,
       });
+      requestAnimationFrame(() => setTimeout(() => {
+        const script = document.createElement("script");
+        script.src = ${JSON.stringify(scriptUrl)};
+        script.onload = start;
+        document.body.append(script);
+      }));
     `;
 }
 
-function page(scriptUrl: string, init: string): string {
+function page(scriptUrl: string, outline: string, init: string): string {
   return `<!doctype html>
 <html lang="en">
   <head>
@@ -45,10 +57,10 @@ function page(scriptUrl: string, init: string): string {
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <title>OISR Ingest API v2 — reference</title>
     <link rel="icon" href="data:," />
+    <link rel="preload" href="${scriptUrl}" as="script" />
   </head>
   <body>
-    <div id="app"></div>
-    <script src="${scriptUrl}"></script>
+    <div id="app">${outline}</div>
     <script>${init}</script>
   </body>
 </html>`;
@@ -94,8 +106,9 @@ function docsAssets(): Promise<DocsAssets> {
       Buffer.from(JSON.stringify(docsSpec(loadSpec()))),
       "application/json; charset=utf-8",
     );
-    const init = initScript(`/docs/openapi.json?v=${spec.version}`);
-    const html = page(`/docs/scalar.js?v=${scalar.version}`, init);
+    const scriptUrl = `/docs/scalar.js?v=${scalar.version}`;
+    const init = initScript(scriptUrl, `/docs/openapi.json?v=${spec.version}`);
+    const html = page(scriptUrl, docsOutline(loadSpec()), init);
     // Start compressing what the page loads next, so it is ready when the browser asks.
     for (const asset of [scalar, spec])
       for (const encoding of ["br", "gzip"] as const) asset.encoded(encoding).catch(() => undefined);
