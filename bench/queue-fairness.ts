@@ -1,76 +1,175 @@
-// Queue benchmark (issue 13): fairness. One account has BENCH_FAIRNESS_BACKLOG (default 100,000)
-// one-order requests queued (sent through the API while the server ran as role api); then the
-// server restarts with role all and drains them, while a second account sends one order every
-// 100 ms and polls each request (GET /requests/{id} every 2 ms) until it has succeeded. Its
-// 202 → succeeded latency should stay near one stage: goal p99 ≤ 100 ms. PostgreSQL, one process.
-//   node bench/queue-fairness.ts        (BENCH_FAIRNESS_BACKLOG=20000 for a quick run)
+// Queue benchmark (issues 13 and 30): fairness. Busy accounts (1, then 10) have
+// BENCH_FAIRNESS_BACKLOG (default 100,000) one-order requests queued between them (sent through
+// the API while a server ran as role api); then a server with role all drains them, while a quiet
+// account sends one order every 100 ms and polls each request (GET /requests/{id} every 2 ms)
+// until it has succeeded. Goals: the quiet account's 202 → succeeded p99 ≤ 100 ms, and the busy
+// accounts' drain rate ≥ 0.9× the baseline build's in the same run.
+//
+// The backlog is built once per shape and copied (CREATE DATABASE … TEMPLATE) for each server, so
+// this build and the baseline drain the same rows; their runs alternate, round by round.
+//   node bench/queue-fairness.ts
+//     BENCH_FAIRNESS_BACKLOG=20000          a quick run
+//     BENCH_FAIRNESS_ROUNDS=3               rounds per shape (median printed with every round)
+//     BENCH_FAIRNESS_BUSY=1,10              busy-account counts
+//     BENCH_BASELINE_SERVER=<dist/main.mjs> the build to compare with (e.g. main's, built in a
+//                                           scratch worktree); without it only this build runs
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
-import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
-import { sendOneOrderRequests } from "./lib/queue.ts";
+import {
+  cloneDatabase,
+  createAccount,
+  freshDatabase,
+  NO_RATE_LIMITS,
+  SERVER_MAIN,
+  startOisr,
+} from "./lib/processes.ts";
+import { type Account, sendOneOrderRequests } from "./lib/queue.ts";
 import { fmt, percentile, printTable } from "./lib/report.ts";
 
 const BACKLOG = Number(process.env.BENCH_FAIRNESS_BACKLOG ?? 100_000);
+const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 1);
+const BUSY = (process.env.BENCH_FAIRNESS_BUSY ?? "1,10").split(",").map(Number);
+const BASELINE = process.env.BENCH_BASELINE_SERVER;
 
-const db = await freshDatabase();
-try {
-  const builder = await startOisr(db.url, { OISR_RATE_LIMITS: NO_RATE_LIMITS, OISR_ROLE: "api" });
-  const noisy = { token: builder.token, accountId: builder.accountId };
-  await sendOneOrderRequests(builder.url, [noisy], { amount: BACKLOG });
+interface Shape {
+  template: { url: string; drop(): Promise<void> };
+  busy: Account[];
+  quiet: Account;
+}
+
+interface Run {
+  p50: number;
+  p99: number;
+  max: number;
+  samples: number;
+  /** Busy accounts' requests applied per second while the quiet account was sending. */
+  drainPerSec: number;
+}
+
+async function buildShape(busyCount: number): Promise<Shape> {
+  const template = await freshDatabase();
+  const builder = await startOisr(template.url, { OISR_RATE_LIMITS: NO_RATE_LIMITS, OISR_ROLE: "api" });
+  const busy: Account[] = [{ token: builder.token, accountId: builder.accountId }];
+  for (let i = 1; i < busyCount; i++) busy.push(await createAccount(template.url, `busy-${i}`));
+  await sendOneOrderRequests(builder.url, busy, { amount: BACKLOG });
   await builder.stop();
-  const quietAccount = await createAccount(db.url, "quiet");
+  const quiet = await createAccount(template.url, "quiet");
+  return { template, busy, quiet };
+}
 
-  const server = await startOisr(db.url, { OISR_RATE_LIMITS: NO_RATE_LIMITS }, { account: noisy });
-  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+async function openCount(sql: postgres.Sql, busy: Account[]): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    select count(*)::int as n from requests
+     where account_id in ${sql(busy.map((b) => b.accountId))} and status in ('pending', 'processing')`;
+  return row?.n ?? 0;
+}
+
+async function measure(main: string, shape: Shape): Promise<Run> {
+  const db = await cloneDatabase(shape.template.url);
   try {
-    const quiet = api(server.url, quietAccount.token);
-    const latencies: number[] = [];
-    let backlogLeft = BACKLOG;
-    let sent = 0;
-    // Send while the busy account still has most of its backlog.
-    while (backlogLeft > BACKLOG * 0.05 && sent < 600) {
-      const tick = performance.now();
-      const ack = await quiet.post("/ingest/orders", JSON.stringify({ orders: [order(`F-${sent++}`)] }));
-      const acked = performance.now();
-      const id = ack.json.request_id as string;
-      for (;;) {
-        const r = await quiet.get<{ status: string }>(`/requests/${id}`);
-        if (r.json.status === "succeeded") break;
-        if (performance.now() - acked > 30_000) throw new Error(`request ${id} not done in 30 s`);
-        await sleep(2);
+    const server = await startOisr(
+      db.url,
+      { OISR_RATE_LIMITS: NO_RATE_LIMITS },
+      { account: shape.busy[0] as Account, main },
+    );
+    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    try {
+      const quiet = api(server.url, shape.quiet.token);
+      const latencies: number[] = [];
+      const startedAt = performance.now();
+      const startLeft = await openCount(sql, shape.busy);
+      let left = startLeft;
+      let sent = 0;
+      // Send while the busy accounts still have most of their backlog.
+      while (left > BACKLOG * 0.05 && sent < 600) {
+        const tick = performance.now();
+        const ack = await quiet.post("/ingest/orders", JSON.stringify({ orders: [order(`F-${sent++}`)] }));
+        const acked = performance.now();
+        const id = ack.json.request_id as string;
+        for (;;) {
+          const r = await quiet.get<{ status: string }>(`/requests/${id}`);
+          if (r.json.status === "succeeded") break;
+          if (performance.now() - acked > 30_000) throw new Error(`request ${id} not done in 30 s`);
+          await sleep(2);
+        }
+        latencies.push(performance.now() - acked);
+        if (sent % 10 === 0) left = await openCount(sql, shape.busy);
+        await sleep(Math.max(0, 100 - (performance.now() - tick)));
       }
-      latencies.push(performance.now() - acked);
-      if (sent % 10 === 0) {
-        const [row] = await sql<{ n: number }[]>`
-          select count(*)::int as n from requests where account_id = ${noisy.accountId} and status in ('pending', 'processing')`;
-        backlogLeft = row?.n ?? 0;
-      }
-      await sleep(Math.max(0, 100 - (performance.now() - tick)));
+      left = await openCount(sql, shape.busy);
+      const seconds = (performance.now() - startedAt) / 1000;
+      latencies.sort((a, b) => a - b);
+      return {
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: latencies.at(-1) ?? 0,
+        samples: latencies.length,
+        drainPerSec: (startLeft - left) / seconds,
+      };
+    } finally {
+      await sql.end();
+      await server.stop();
     }
-    latencies.sort((a, b) => a - b);
-    const p99 = percentile(latencies, 99);
+  } finally {
+    await db.drop();
+  }
+}
+
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
+const runText = (r: Run) =>
+  `p99 ${fmt(r.p99, 1)} (p50 ${fmt(r.p50, 1)}, max ${fmt(r.max)}; ${r.samples} requests), drain ${fmt(r.drainPerSec)}/s`;
+
+for (const busyCount of BUSY) {
+  const shape = await buildShape(busyCount);
+  try {
+    const mine: Run[] = [];
+    const base: Run[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate which build goes first, so drift in the machine's load falls on both.
+      const order = round % 2 === 0 ? ["mine", "base"] : ["base", "mine"];
+      for (const which of order) {
+        if (which === "base" && !BASELINE) continue;
+        const run = await measure(which === "mine" ? SERVER_MAIN : (BASELINE as string), shape);
+        (which === "mine" ? mine : base).push(run);
+        console.log(
+          `busy ${busyCount}, round ${round + 1}, ${which === "mine" ? "this build" : "baseline"}: ${runText(run)}`,
+        );
+      }
+    }
+    const p99 = median(mine.map((r) => r.p99));
+    const rows = [
+      {
+        figure: "quiet account: 202 received → GET shows succeeded, p99, ms (median of rounds)",
+        value: fmt(p99, 1),
+        baseline: BASELINE
+          ? `baseline ${fmt(median(base.map((r) => r.p99)), 1)}; rounds ${mine.map((r) => fmt(r.p99, 1)).join(", ")} vs ${base.map((r) => fmt(r.p99, 1)).join(", ")}`
+          : `rounds ${mine.map((r) => fmt(r.p99, 1)).join(", ")}`,
+        goal: "≤ 100 ms",
+        met: p99 <= 100,
+      },
+    ];
+    if (BASELINE) {
+      // Same round, same backlog: the ratio of each pair, then the median of the ratios.
+      const ratios = mine.map((r, i) => r.drainPerSec / (base[i] as Run).drainPerSec);
+      const m = median(ratios);
+      rows.push({
+        figure: "busy accounts' drain rate, this build ÷ baseline (median of rounds)",
+        value: `${m.toFixed(2)}×`,
+        baseline: `${fmt(median(mine.map((r) => r.drainPerSec)))}/s vs ${fmt(median(base.map((r) => r.drainPerSec)))}/s; rounds ${ratios.map((x) => x.toFixed(2)).join(", ")}`,
+        goal: "≥ 0.9×",
+        met: m >= 0.9,
+      });
+    }
     printTable(
-      `Queue fairness: a quiet account's one-order requests while another drains ${fmt(BACKLOG)} (PostgreSQL, one process)`,
-      [
-        {
-          figure: "quiet account: 202 received → GET shows succeeded, p99, ms",
-          value: p99.toFixed(1),
-          baseline: `p50 ${percentile(latencies, 50).toFixed(1)}, max ${(latencies.at(-1) ?? 0).toFixed(1)}; ${latencies.length} requests, one every 100 ms`,
-          goal: "≤ 100 ms",
-          met: p99 <= 100,
-        },
-        {
-          figure: "busy account's backlog left when the quiet account stopped sending",
-          value: fmt(backlogLeft),
-          baseline: `of ${fmt(BACKLOG)}`,
-        },
-      ],
+      `Queue fairness: a quiet account's one-order requests while ${busyCount} busy account(s) drain ${fmt(BACKLOG)} (PostgreSQL, one process, ${ROUNDS} round(s))`,
+      rows,
     );
   } finally {
-    await sql.end();
-    await server.stop();
+    await shape.template.drop();
   }
-} finally {
-  await db.drop();
 }

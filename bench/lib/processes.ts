@@ -24,6 +24,25 @@ export async function freshDatabase(): Promise<{ url: string; drop(): Promise<vo
   };
 }
 
+/** A copy of `template` (a database nobody is connected to): the same backlog for every server measured. */
+export async function cloneDatabase(template: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `oisr_bench_${randomBytes(5).toString("hex")}`;
+  const source = new URL(template).pathname.slice(1);
+  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database ${name} template ${source}`);
+  await admin.end();
+  const url = new URL(ADMIN_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      const a = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
+      await a.unsafe(`drop database if exists ${name} with (force)`);
+      await a.end();
+    },
+  };
+}
+
 /** Starts a Node script and resolves once it prints a line matching `ready`. */
 export async function startProcess(
   script: string,
@@ -97,11 +116,16 @@ function serverEnv(env: Record<string, string>, nodeDefaults = false): Record<st
 export async function startOisr(
   databaseUrl: string,
   env: Record<string, string> = {},
-  options: { nodeDefaults?: boolean; account?: { token: string; accountId: string } } = {},
+  options: {
+    nodeDefaults?: boolean;
+    account?: { token: string; accountId: string };
+    /** Another build's `dist/main.mjs` (a same-run baseline); this tree's build by default. */
+    main?: string;
+  } = {},
 ) {
   const created = options.account ?? (await createAccount(databaseUrl));
   const server = await startProcess(
-    SERVER_MAIN,
+    options.main ?? SERVER_MAIN,
     ["serve"],
     serverEnv({ DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env }, options.nodeDefaults),
     /API:\s+(\S+)/,

@@ -3,6 +3,7 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { OPEN_STATUSES, type QueueStats, REQUEST_KINDS } from "./queue/index.ts";
 import type { WebhookLag } from "./webhooks/deliveries-store.ts";
+import { ROLLBACK_REASONS } from "./worker/rollback.ts";
 
 /** What the gauges read from the database at scrape time; each read touches a few rows, never a backlog. */
 export interface GaugeSources {
@@ -145,6 +146,15 @@ export function createMetrics(sources: GaugeSources) {
         registers,
       }),
       REQUEST_KINDS.flatMap((kind) => ATTEMPT_RESULTS.map((result) => ({ kind, result }))),
+    ),
+    stageRollbacks: zeroed(
+      new Counter({
+        name: "oisr_stage_rollbacks_total",
+        help: "Apply transactions (stages) that rolled back, by reason: a PostgreSQL condition name (deadlock_detected, lock_not_available, serialization_failure, …) or sqlstate_<code>, database_unavailable, error (not from the database), lease_lost (another worker took the account over), abandoned (the stage before it rolled back). Each is also logged with its SQLSTATE and statement.",
+        labelNames: ["reason"] as const,
+        registers,
+      }),
+      ROLLBACK_REASONS.map((reason) => ({ reason })),
     ),
     completed: zeroed(
       new Counter({

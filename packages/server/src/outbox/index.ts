@@ -7,9 +7,12 @@
 //   written dispatched (a test event, or a request event no subscription lists) ──────▶ pruned
 //
 // Statements, one owner each:
-//   positions.ts      takeFeedPositions, reserveRequestEvents: bump accounts.feed_seq (row lock)
-//   write.ts          insertOutboxEvents (return events), insertRequestEvents (+ pg_notify at
-//                     commit), insertTestEvent (no feed position, born dispatched)
+//   positions.ts      takeFeedPositions, reserveRequestEvents: bump accounts.feed_seq (row lock);
+//                     an applied stage takes all its positions (changes, return and request
+//                     events) with one reserveRequestEvents (worker/apply.ts)
+//   write.ts          insertEvents, the one insert (+ pg_notify at commit when a row awaits
+//                     fan-out); its writers build the rows: insertOutboxEvents (return events),
+//                     insertRequestEvents, insertTestEvent (no feed position, born dispatched)
 //   fan-out-claim.ts  claimUndispatched (FOR UPDATE SKIP LOCKED), markDispatched
 //   feed.ts           GET /events reads (feed, get) and the served body
 //   prune.ts          pruneEvents: finished events past retention, with their remaining attempts
@@ -20,9 +23,14 @@
 //      transaction settles while this worker holds the account's lease;
 //   2. the account row, `accounts.feed_seq`, bumped to take feed positions (positions.ts). It
 //      orders the account's commits, so positions are handed out in commit order;
-//   3. the resources the stage writes (store/changes.ts), then the events inserted (new rows);
+//   3. the resources the stage writes (store/changes.ts);
 //   4. the account's `request_queues` row (the lease fence), then the `requests` being finished
-//      or settled (queue/transitions.ts finishStage, settleFailed).
+//      or settled (queue/transitions.ts finishStage, settleFailed);
+//   5. the events inserted: new rows, which no other transaction can wait for (fan-out skips
+//      uncommitted rows), so their place in the order is free; request events come last because
+//      their bodies need the records step 4 returns.
+// Accepting a call (queue/transitions.ts insertPending) takes only step 4's queue rows, of several
+// accounts in account order, and never the account row: it cannot close a cycle with a stage.
 // A transaction that took 4 before 2 could deadlock with one taking them the other way round (a
 // pipelined stage failing while the stage before it commits), so 2 comes first even in
 // settleFailed, which writes events only when a request dies.
@@ -32,4 +40,11 @@ export { claimUndispatched, markDispatched, type PickedEvent } from "./fan-out-c
 export { createEventStore, type EventStore, servedEventBody } from "./feed.ts";
 export { type RequestEventSlots, reserveRequestEvents, takeFeedPositions } from "./positions.ts";
 export { DEFAULT_BATCH, type PruneOptions, pruneEvents } from "./prune.ts";
-export { insertOutboxEvents, insertRequestEvents, insertTestEvent, type OutboxEvent } from "./write.ts";
+export {
+  type EventRow,
+  insertEvents,
+  insertOutboxEvents,
+  insertRequestEvents,
+  insertTestEvent,
+  type OutboxEvent,
+} from "./write.ts";

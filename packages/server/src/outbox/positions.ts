@@ -32,9 +32,10 @@ export interface RequestEventSlots {
 }
 
 /**
- * Takes `count` positions for request events (write.ts insertRequestEvents), as takeFeedPositions
- * does. The queue (queue/transitions.ts) calls it before anything else its transaction locks on
- * the queue: see the lock order in index.ts.
+ * Takes `count` positions, as takeFeedPositions does, for a stage's changes and request events
+ * alike (write.ts insertRequestEvents): one statement on the account row per stage. The worker
+ * (worker/apply.ts) calls it before its stage writes anything, and queue/transitions.ts before
+ * anything else its transaction locks on the queue: see the lock order in index.ts.
  *
  * It also reads which request event types the account's enabled subscriptions list. Request events
  * are opt-in, and most accounts may never subscribe to them; an event nobody subscribes to is

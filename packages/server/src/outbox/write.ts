@@ -1,12 +1,15 @@
-// Every insert into `events`, each inside the caller's transaction so the event commits with the
-// change it reports (or not at all). Three writers, one statement each whatever the count:
+// The one insert into `events` (insertEvents), inside the caller's transaction so the event
+// commits with the change it reports (or not at all). Its three writers build their rows here and
+// hand them to it, one statement whatever the count:
 // - return events, from an applied stage (store/changes.ts), at positions taken with the changes;
 // - `request.succeeded|failed|dead`, one per request, from the queue (queue/transitions.ts) in the
 //   transaction that sets the request's final status, so a retried request writes nothing until
 //   then and a rolled-back attempt leaves no event. The body is @oisr/contract's `requestEvent`,
 //   the mock's too, from the record GET /requests/{id} answers;
 // - `webhook.test` (webhooks/subscriptions-store.ts): no feed position, stored already fanned out.
-// Rows travel as one JSON parameter, so each statement has one fixed text, prepared once.
+// Rows travel as one JSON parameter, so the statement has one fixed text, prepared once; when a row
+// awaits fan-out the same statement wakes the dispatchers at commit (pg_notify), so no writer has
+// to remember to.
 import {
   type FinalRequestRecord,
   type RequestEventType,
@@ -15,8 +18,8 @@ import {
 } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
-import type { Database, Tx } from "../db/client.ts";
-import { events } from "../db/schema.ts";
+import type { Tx } from "../db/client.ts";
+import type { events } from "../db/schema.ts";
 import { newId } from "../store/ids.ts";
 import { eventTraceparent } from "../telemetry/traceparent.ts";
 import type { RequestEventSlots } from "./positions.ts";
@@ -33,9 +36,42 @@ export interface OutboxEvent {
   apiKeyId: string | null;
 }
 
+/** One row of `events`, as every writer hands it to insertEvents. */
+export interface EventRow {
+  id: string;
+  type: string;
+  /** Position in the account's GET /events feed (positions.ts); null: never listed (`webhook.test`). */
+  feedSeq: number | null;
+  createdAt: string;
+  /** The webhook body, which GET /events serves too (feed.ts). */
+  payload: unknown;
+  traceparent: string | null;
+  /** Awaits fan-out; false: stored already fanned out (nobody subscribes, or its attempt is made by the caller). */
+  pending: boolean;
+}
+
 /**
- * Writes a stage's return events at the positions after `after` (positions.ts takeFeedPositions),
- * in the order given, awaiting fan-out. The caller wakes the dispatcher after commit.
+ * The one insert into `events`: the rows in the order given (the global `seq` the fan-out claims
+ * by follows it). Wakes the dispatchers at commit when a row awaits fan-out.
+ */
+export async function insertEvents(tx: Tx, accountId: string, rows: EventRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(
+    sql`with inserted as (
+          insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent, dispatched_at)
+          select ${accountId}, e.body->>'id', (e.body->>'feedSeq')::bigint, e.body->>'type',
+                 (e.body->>'createdAt')::timestamptz, e.body->'payload', e.body->>'traceparent',
+                 case when (e.body->>'pending')::boolean then null else now() end
+            from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n)
+           order by e.n
+          returning dispatched_at is null as pending)
+        select pg_notify(${EVENTS_CHANNEL}, ${accountId}) from inserted where pending limit 1`,
+  );
+}
+
+/**
+ * Writes a stage's return events at the positions after `after` (positions.ts), in the order
+ * given, awaiting fan-out.
  */
 export async function insertOutboxEvents(
   tx: Tx,
@@ -44,66 +80,54 @@ export async function insertOutboxEvents(
   outbox: OutboxEvent[],
   now: string,
 ): Promise<void> {
-  if (outbox.length === 0) return;
   // The payload is the webhook body and the GET /events object alike: one shape, stored once.
-  const rows = outbox.map((e) => {
+  const rows = outbox.map((e, i): EventRow => {
     const id = newId("evt");
     return {
       id,
       type: e.type,
+      feedSeq: after + i + 1,
+      createdAt: now,
       payload: webhookEventBody(id, e.type, now, e.apiKeyId, e.object),
       traceparent: e.traceparent ?? null,
+      pending: true,
     };
   });
-  await tx.execute(sql`
-      insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent)
-      select ${accountId}, e.body->>'id', ${after}::bigint + e.n, e.body->>'type', ${now}::timestamptz,
-             e.body->'payload', e.body->>'traceparent'
-        from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n) order by e.n`);
+  await insertEvents(tx, accountId, rows);
 }
 
 /**
- * Writes one request event per record, in the order given, at the positions `reserveRequestEvents`
- * took. An event no enabled subscription lists is stored as already fanned out. When one of them
- * awaits fan-out, the dispatcher is woken at commit (`pg_notify` in the statement).
+ * Writes one request event per record, in the order given, at the positions reserved for them
+ * (positions.ts). An event no enabled subscription lists is stored as already fanned out.
  *
  * `traceparent`: the span the events continue, when tracing is on (fan-out and delivery spans link
  * to it): the stage's for requests it applied, the accepting call's for a dead request.
  */
 export async function insertRequestEvents(
-  database: Database,
   tx: Tx,
   accountId: string,
   slots: RequestEventSlots,
   records: { record: FinalRequestRecord; traceparent?: string | null }[],
 ): Promise<void> {
-  if (records.length === 0) return;
-  const rows = records.map(({ record, traceparent }) => {
+  const rows = records.map(({ record, traceparent }, i): EventRow => {
     const payload = requestEvent(newId("evt"), record);
     return {
+      id: payload.id,
+      type: payload.type,
+      feedSeq: slots.after + i + 1,
+      createdAt: payload.created_at,
       payload,
       // With tracing off, the request's own trace id, so the delivery carries it (issue 18).
       traceparent: eventTraceparent(traceparent, record.trace_id),
       pending: slots.subscribed.has(payload.type satisfies RequestEventType),
     };
   });
-  await database.rows(
-    sql`with inserted as (
-          insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent, dispatched_at)
-          select ${accountId}, e.body->'payload'->>'id', ${slots.after}::bigint + e.n, e.body->'payload'->>'type',
-                 (e.body->'payload'->>'created_at')::timestamptz, e.body->'payload', e.body->>'traceparent',
-                 case when (e.body->>'pending')::boolean then null else now() end
-            from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n)
-           order by e.n
-          returning dispatched_at is null as pending)
-        select pg_notify(${EVENTS_CHANNEL}, ${accountId}) from inserted where pending limit 1`,
-    tx,
-  );
+  await insertEvents(tx, accountId, rows);
 }
 
 /**
  * Writes a `webhook.test` event: no feed position (GET /events never lists it) and already
- * dispatched, so fan-out skips it; the caller inserts its one attempt in the same transaction.
+ * fanned out, so fan-out skips it; the caller inserts its one attempt in the same transaction.
  */
 export async function insertTestEvent(
   tx: Tx,
@@ -112,5 +136,15 @@ export async function insertTestEvent(
     "accountId" | "id" | "type" | "payload" | "createdAt" | "traceparent"
   >,
 ): Promise<void> {
-  await tx.insert(events).values({ ...event, dispatchedAt: event.createdAt });
+  await insertEvents(tx, event.accountId, [
+    {
+      id: event.id,
+      type: event.type,
+      feedSeq: null,
+      createdAt: event.createdAt ?? new Date().toISOString(),
+      payload: event.payload,
+      traceparent: event.traceparent ?? null,
+      pending: false,
+    },
+  ]);
 }

@@ -12,7 +12,7 @@ import type { StoredRequest } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import { REQUESTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Executor, Tx } from "../db/client.ts";
-import { insertRequestEvents, reserveRequestEvents } from "../outbox/index.ts";
+import { insertRequestEvents, type RequestEventSlots, reserveRequestEvents } from "../outbox/index.ts";
 import { finalRecord, RECORD_COLUMNS, type RecordRow } from "./final-record.ts";
 import { isOpen, millis } from "./sql.ts";
 import type { RequestKind } from "./statuses.ts";
@@ -41,7 +41,12 @@ export type StageStart =
   | { kind: "waiting" }
   /** The first open request has used every attempt (a worker died in its last one): bury it. */
   | { kind: "exhausted"; request: StartedRequest }
-  | { kind: "started"; members: StartedRequest[] };
+  | {
+      kind: "started";
+      members: StartedRequest[];
+      /** Another account is due (waits for a worker) as this stage starts: the worker yields sooner. */
+      othersDue: boolean;
+    };
 
 export interface StageLimits {
   /** Requests in one stage at most. */
@@ -119,11 +124,15 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         due: boolean;
         started: boolean;
         leased: boolean;
+        others_due: boolean;
       }>(
         sql`with fence as (
               update request_queues set lease_until = now() + ${lease}, due_at = now() + ${lease}
                where account_id = ${accountId} and lease_owner = ${workerId}
               returning account_id),
+            -- One probe of request_queues_due_idx: whether another account waits for a worker.
+            others as (
+              select exists (select 1 from request_queues where due_at <= now() and account_id <> ${accountId}) as due),
             candidates as (
               select id, seq, kind, trace_id, item_count, attempts, next_attempt_at <= now() as due
                 from requests
@@ -148,10 +157,12 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                         extract(epoch from r.started_at - r.accepted_at) * 1000 as wait_ms, r.item_count, r.attempts)
             -- The started requests, then the first candidate as it was (started or not), to say why
             -- nothing started. No join between them: a stage can hold 1,000 requests.
-            select id, seq, kind, trace_id, api_key_id, traceparent, wait_ms, item_count, attempts, true as due, true as started, true as leased
+            select id, seq, kind, trace_id, api_key_id, traceparent, wait_ms, item_count, attempts, true as due, true as started, true as leased,
+                   (select due from others) as others_due
               from started
             union all
-            select id, seq, kind, trace_id, null, null, null, item_count, attempts, due, false, exists (select 1 from fence)
+            select id, seq, kind, trace_id, null, null, null, item_count, attempts, due, false, exists (select 1 from fence),
+                   (select due from others)
               from ranked where n = 1`,
       );
       const toRequest = (r: (typeof rows)[number]): StartedRequest => ({
@@ -171,7 +182,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         .sort((a, b) => a.seq - b.seq);
       const first = rows.find((r) => !r.started);
       if (!first?.leased) return { kind: "none" };
-      if (members[0]?.id === first.id) return { kind: "started", members };
+      if (members[0]?.id === first.id) return { kind: "started", members, othersDue: first.others_due };
       const head = toRequest(first);
       if (options.first && first.due && head.attempts >= options.maxAttempts)
         return { kind: "exhausted", request: head };
@@ -195,9 +206,11 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       outcomes: Outcome[],
       appliedAt: string,
       traceparent: string | null = null,
+      /** Positions the caller took for these requests' events with its own (one statement on the account row). */
+      reserved?: RequestEventSlots,
     ): Promise<void> {
       // The account row first (the feed positions), then the queue's rows: lock order, outbox/index.ts.
-      const slots = await reserveRequestEvents(database, tx, accountId, outcomes.length);
+      const slots = reserved ?? (await reserveRequestEvents(database, tx, accountId, outcomes.length));
       const rows = outcomes.map((o) =>
         o.status === "succeeded"
           ? { id: o.id, status: o.status, result: o.result, errors: null }
@@ -230,7 +243,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         }),
         traceparent,
       }));
-      await insertRequestEvents(database, tx, accountId, slots, records);
+      await insertRequestEvents(tx, accountId, slots, records);
     },
 
     /**
@@ -286,7 +299,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
               traceparent: row.traceparent,
             };
           });
-        await insertRequestEvents(database, tx, accountId, slots, records);
+        await insertRequestEvents(tx, accountId, slots, records);
       });
     },
 

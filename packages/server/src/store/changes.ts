@@ -24,17 +24,26 @@ export interface BatchChanges {
 const elements = (rows: unknown[]) =>
   sql`jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n)`;
 
+/** How many feed positions writeChanges numbers: orders, returns and events share the sequence. */
+export const feedPositions = (changes: BatchChanges, outbox: OutboxEvent[]): number =>
+  changes.orders.length + changes.returns.length + outbox.length;
+
 export async function writeChanges(
   tx: Tx,
   accountId: string,
   changes: BatchChanges,
   outbox: OutboxEvent[],
   now: string,
+  /**
+   * The position before the first of the `feedPositions(changes, outbox)` positions the caller
+   * already took (the worker takes them with its request events', one statement for both).
+   */
+  after?: number,
 ): Promise<void> {
   // Orders, returns and events take their positions from one per-account sequence, under the
   // account row lock (outbox/positions.ts; lock order: outbox/index.ts).
-  const feedCount = changes.orders.length + changes.returns.length + outbox.length;
-  let seq = feedCount > 0 ? await takeFeedPositions(tx, accountId, feedCount) : 0;
+  const feedCount = feedPositions(changes, outbox);
+  let seq = after ?? (feedCount > 0 ? await takeFeedPositions(tx, accountId, feedCount) : 0);
 
   // An entity whose version did not change (only its source watermark moved) keeps its feed
   // position: consumers upsert by version, so sending it again would be noise.

@@ -15,10 +15,10 @@ import {
 } from "@oisr/domain";
 import { sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
-import { EVENTS_CHANNEL } from "../db/channels.ts";
+import { reserveRequestEvents } from "../outbox/index.ts";
 import { LeaseLost, type Outcome, type StartedRequest, type WorkerQueue } from "../queue/index.ts";
 import type { Services } from "../services.ts";
-import { writeChanges } from "../store/changes.ts";
+import { feedPositions, writeChanges } from "../store/changes.ts";
 import { newId } from "../store/ids.ts";
 import { loadState } from "../store/state-loader.ts";
 import { eventTraceparent } from "../telemetry/traceparent.ts";
@@ -51,6 +51,8 @@ export interface StageHooks {
 
 class Abandoned extends Error {}
 
+const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /** Applies a started stage in one transaction; transient failures are thrown (the caller settles them). */
 export async function applyStage(
   services: Services,
@@ -62,7 +64,6 @@ export async function applyStage(
 ): Promise<StageOutcome> {
   const { database } = services;
   const { members, previous } = input;
-  let emitted = false;
   try {
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
       if (database.driver === "postgres")
@@ -76,8 +77,13 @@ export async function applyStage(
       const keys = mergeReferencedKeys(chain.map((r) => referencedKeys(r.kind, r.body, r.params)));
       const loaded = await loadState(tx, accountId, keys);
       const state = previous ? withChanges(loaded, previous.changes) : loaded;
+      // The event loop's turn between the stage's longest stretches of JavaScript (parsing up to
+      // 1,000 bodies, then applying them): another account's stage, and the API in the same
+      // process, run in between instead of after the whole stage.
+      await yieldToEventLoop();
       const now = new Date().toISOString();
       const { results, changes } = applyChain(state, chain, { now, newId });
+      await yieldToEventLoop();
 
       // Writes keep commit order: the account's feed positions are taken after the stage before
       // has committed, and nothing is written on top of a stage that rolled back.
@@ -95,23 +101,29 @@ export async function applyStage(
               apiKeyId: (members[i] as StartedRequest).apiKeyId,
             })),
       );
-      await writeChanges(tx, accountId, changes, outbox, now);
+      // One statement takes the feed positions of the stage's changes, return events and request
+      // events (outbox/positions.ts): the account row is the first thing it writes (lock order,
+      // outbox/index.ts).
+      const feedCount = feedPositions(changes, outbox);
+      const slots = await reserveRequestEvents(database, tx, accountId, feedCount + results.length);
+      await writeChanges(tx, accountId, changes, outbox, now, slots.after);
       const finished: Outcome[] = results.map((r, i) => {
         const id = (members[i] as StartedRequest).id;
         return r.status === "succeeded"
           ? { id, status: "succeeded", result: r.result }
           : { id, status: "failed", errors: r.errors };
       });
-      await queue.finishStage(tx, accountId, finished, now, input.traceparent);
-      emitted = outbox.length > 0;
+      await queue.finishStage(tx, accountId, finished, now, input.traceparent, {
+        after: slots.after + feedCount,
+        subscribed: slots.subscribed,
+      });
       return {
         kind: "applied",
         members: members.map((m, i) => ({ ...m, outcome: (finished[i] as Outcome).status })),
       };
     });
+    // The events' insert woke the dispatchers at commit (outbox/write.ts).
     hooks.onSettled?.(outcome.kind === "applied");
-    // After commit: wake the webhook dispatcher (on PostgreSQL every process listening hears it).
-    if (emitted) await database.notify(EVENTS_CHANNEL, accountId).catch(() => {});
     return outcome;
   } catch (err) {
     hooks.onSettled?.(false);
