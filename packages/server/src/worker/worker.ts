@@ -100,7 +100,8 @@ export async function startWorker(deps: {
   // back an account that still has work.
   const unlisten = await services.database.listen(REQUESTS_CHANNEL, (payload) => {
     if (payload === "") {
-      othersSeenAt = performance.now();
+      // The account that woke runs in no worker yet: the stages running here now are another's.
+      if (inFlight.size > 0) othersSeenAt = performance.now();
       if (inFlight.size >= config.workerConcurrency) contended = true;
     }
     kick();
