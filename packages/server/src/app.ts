@@ -5,7 +5,7 @@ import express, { type Express, Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
-import { accessMiddleware } from "./http/access.ts";
+import { accessGate } from "./http/access.ts";
 import { largeBodyGate, verifyBody } from "./http/body-limits.ts";
 import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
 import { corsMiddleware } from "./http/cors.ts";
@@ -64,7 +64,8 @@ export function createApp(deps: AppDeps): Express {
   });
 
   const v2 = Router();
-  v2.use(accessMiddleware(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope })));
+  const access = accessGate(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope }));
+  v2.use(access.middleware);
   v2.use(largeBodyGate({ thresholdBytes: 1 << 20, concurrent: config.maxLargeBodies }));
   v2.use(
     express.json({
@@ -97,7 +98,7 @@ export function createApp(deps: AppDeps): Express {
   v2.use(bodyValidation(spec, bodySchemas));
   v2.use(unstorableParameters);
   const { cursors } = deps;
-  v2.use(ingestRoutes(deps.requests, deps.resources));
+  v2.use(ingestRoutes(deps.requests, deps.resources, access));
   v2.use(requestRoutes(deps.requests, cursors, config.requestRetentionDays));
   v2.use(orderRoutes(deps.resources, cursors));
   v2.use(returnRoutes(deps.resources, cursors));
@@ -113,6 +114,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   v2.use(apiKeyRoutes(deps.apiKeys, cursors));
+  v2.use(access.settle);
   app.use("/v2", v2);
   // After /v2: the API's calls, the hot path, then meet no probe or docs routes on their way.
   app.use(healthRoutes(deps.database));
