@@ -11,6 +11,7 @@ import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
 import { corsMiddleware } from "./http/cors.ts";
 import { apiNotFound, errorHandler, notFound } from "./http/errors.ts";
 import { integerQuery } from "./http/integer-query.ts";
+import { largeJsonBody } from "./http/large-json.ts";
 import "./http/locals.ts";
 import { requestLogger } from "./http/request-log.ts";
 import { traceMiddleware } from "./http/trace.ts";
@@ -30,6 +31,9 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import type { Services } from "./services.ts";
 import type { OpenApiDocument } from "./spec.ts";
 import type { Resolver } from "./webhooks/ssrf-guard.ts";
+
+/** Bodies over this are large: few read at once (largeBodyGate), parsed in steps (largeJsonBody). */
+const LARGE_BODY_BYTES = 1 << 20;
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
@@ -66,7 +70,8 @@ export function createApp(deps: AppDeps): Express {
   const v2 = Router();
   const access = accessGate(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope }));
   v2.use(access.middleware);
-  v2.use(largeBodyGate({ thresholdBytes: 1 << 20, concurrent: config.maxLargeBodies }));
+  v2.use(largeBodyGate({ thresholdBytes: LARGE_BODY_BYTES, concurrent: config.maxLargeBodies }));
+  v2.use(largeJsonBody({ thresholdBytes: LARGE_BODY_BYTES, limit: "5mb" }));
   v2.use(
     express.json({
       limit: "5mb",

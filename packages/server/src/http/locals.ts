@@ -41,6 +41,8 @@ declare global {
        * `account` and `apiKey` are then set only once it is decided.
        */
       pendingAccess?: PendingAccess;
+      /** Set by largeJsonBody: the body was large, so its heavy steps go on the CPU lane (http/cpu-lane.ts). */
+      largeBody?: boolean;
     }
   }
 }

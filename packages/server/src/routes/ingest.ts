@@ -10,6 +10,7 @@ import {
 import { type IngestBodies, itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import type { AccessGate } from "../http/access.ts";
+import { onLane } from "../http/cpu-lane.ts";
 import { operation } from "../http/typed.ts";
 import type { RequestKind, RequestStore } from "../queue/index.ts";
 import type { ResourceStore } from "../store/resources.ts";
@@ -35,7 +36,13 @@ export function ingestRoutes(
     return async (req, res) => {
       // A small call's access is decided by the statement that stores it (http/access.ts).
       const deferred = access.deferred(res);
-      const bodyJson = JSON.stringify(req.body);
+      // A large body is serialised and hashed on the CPU lane, its own turns of the event loop.
+      const large = res.locals.largeBody === true;
+      const bodyJson = large ? await onLane(() => JSON.stringify(req.body)) : JSON.stringify(req.body);
+      // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
+      const bodyHash = large
+        ? await onLane(() => hash("sha256", bodyJson, "hex"))
+        : hash("sha256", bodyJson, "hex");
       const returnId = req.params.return_id;
       const params = returnId === undefined ? null : { return_id: returnId };
       if (
@@ -52,8 +59,7 @@ export function ingestRoutes(
         endpoint: `POST ${req.path}`,
         params,
         bodyJson,
-        // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
-        bodyHash: hash("sha256", bodyJson, "hex"),
+        bodyHash,
         itemCount: itemCount(kind, req.body),
         idempotencyKey: req.header("idempotency-key") ?? null,
         apiKeyId: deferred ? null : res.locals.apiKey.id,
