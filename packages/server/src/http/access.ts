@@ -2,8 +2,9 @@
 // statement (store/access.ts), refused in that order: 401, then 403, then 429 (decision 013). A
 // refused call counts toward no limit and stores nothing.
 //
-// A small POST to an ingest endpoint has its access decided later, by the statement that stores it
-// (queue/accept.ts, decision 018): one round trip from headers to 202 instead of two. Its body is
+// A small POST to an ingest endpoint whose body came with its headers has its access decided later,
+// by the statement that stores it (queue/accept.ts, decision 018): one round trip from headers to
+// 202 instead of two. Its body is
 // then read, parsed and validated before its key is known, so only bodies of at most
 // DEFER_MAX_BYTES (a one-order call is about 1 KB) are deferred: an unauthenticated client can make
 // the server parse no more than that per call, as much as the headers' own limit allows. A deferred
@@ -97,8 +98,15 @@ export function accessGate(
         nowMs: Date.now(),
       };
       if (deferrable(req)) {
-        res.locals.pendingAccess = { call, needed, settled: false };
-        return next();
+        // Only a body already here is deferred: a small body comes with its headers, and after one
+        // turn of the event loop the parser has read it. A body still on its way (a slow or
+        // trickling client) is decided up front, so an unknown secret is refused and its
+        // connection closed at once instead of being held until the body ends.
+        if (!req.complete) await new Promise<void>((resolve) => setImmediate(resolve));
+        if (req.complete) {
+          res.locals.pendingAccess = { call, needed, settled: false };
+          return next();
+        }
       }
       admit(req, res, await accounts.authorizeCall(call), needed);
       next();
