@@ -5,12 +5,13 @@ import express, { type Express, Router } from "express";
 import * as OpenApiValidator from "express-openapi-validator";
 import type { Logger } from "pino";
 import type { Config } from "./config.ts";
-import { accessMiddleware } from "./http/access.ts";
+import { accessGate } from "./http/access.ts";
 import { largeBodyGate, verifyBody } from "./http/body-limits.ts";
 import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
 import { corsMiddleware } from "./http/cors.ts";
 import { apiNotFound, errorHandler, notFound } from "./http/errors.ts";
 import { integerQuery } from "./http/integer-query.ts";
+import { largeJsonBody } from "./http/large-json.ts";
 import "./http/locals.ts";
 import { requestLogger } from "./http/request-log.ts";
 import { traceMiddleware } from "./http/trace.ts";
@@ -30,6 +31,9 @@ import { webhookRoutes } from "./routes/webhooks.ts";
 import type { Services } from "./services.ts";
 import type { OpenApiDocument } from "./spec.ts";
 import type { Resolver } from "./webhooks/ssrf-guard.ts";
+
+/** Bodies over this are large: few read at once (largeBodyGate), parsed in steps (largeJsonBody). */
+const LARGE_BODY_BYTES = 1 << 20;
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
 
@@ -64,8 +68,10 @@ export function createApp(deps: AppDeps): Express {
   });
 
   const v2 = Router();
-  v2.use(accessMiddleware(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope })));
-  v2.use(largeBodyGate({ thresholdBytes: 1 << 20, concurrent: config.maxLargeBodies }));
+  const access = accessGate(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope }));
+  v2.use(access.middleware);
+  v2.use(largeBodyGate({ thresholdBytes: LARGE_BODY_BYTES, concurrent: config.maxLargeBodies }));
+  v2.use(largeJsonBody({ thresholdBytes: LARGE_BODY_BYTES, limit: "5mb" }));
   v2.use(
     express.json({
       limit: "5mb",
@@ -97,7 +103,7 @@ export function createApp(deps: AppDeps): Express {
   v2.use(bodyValidation(spec, bodySchemas));
   v2.use(unstorableParameters);
   const { cursors } = deps;
-  v2.use(ingestRoutes(deps.requests, deps.resources));
+  v2.use(ingestRoutes(deps.requests, deps.resources, access));
   v2.use(requestRoutes(deps.requests, cursors, config.requestRetentionDays));
   v2.use(orderRoutes(deps.resources, cursors));
   v2.use(returnRoutes(deps.resources, cursors));
@@ -113,6 +119,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   v2.use(apiKeyRoutes(deps.apiKeys, cursors));
+  v2.use(access.settle);
   app.use("/v2", v2);
   // After /v2: the API's calls, the hot path, then meet no probe or docs routes on their way.
   app.use(healthRoutes(deps.database));

@@ -4,6 +4,7 @@
 import type { CallingKey } from "@oisr/contract";
 import type { OpenApiRequestMetadata } from "express-openapi-validator/dist/framework/types.js";
 import type { Account } from "../store/account.ts";
+import type { PendingAccess } from "./access.ts";
 
 declare global {
   namespace Express {
@@ -35,6 +36,13 @@ declare global {
        * PostgreSQL refuses, which spares the body validator that walk.
        */
       bodyMayHoldUnstorable?: boolean;
+      /**
+       * Set by the access gate on a call whose access the statement storing it decides (http/access.ts);
+       * `account` and `apiKey` are then set only once it is decided.
+       */
+      pendingAccess?: PendingAccess;
+      /** Set by largeJsonBody: the body was large, so its heavy steps go on the CPU lane (http/cpu-lane.ts). */
+      largeBody?: boolean;
     }
   }
 }

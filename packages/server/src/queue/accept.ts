@@ -1,20 +1,38 @@
-// One transaction for a batch of accepted ingest calls: idempotency keys claimed, replayed or
-// refused, then every new request row inserted and counted into its account's queue with a single
-// statement that also wakes the workers (transitions.ts). A batch without idempotency keys is that
-// one statement alone, atomic by itself.
+// One statement for a batch of ingest calls (decision 018): it decides the access of the calls
+// whose access is still open (authentication, permission and rate limits, oisr_authorize_keys,
+// store/access.ts), claims the idempotency keys of the calls it lets through, inserts every new
+// request row, counts it into its account's queue and wakes the workers. A call thus waits on one
+// round trip from its headers to its 202. A call refused there (401, 403, 429) stores nothing and
+// counts toward nothing, since the function counts only the calls it lets through. Only a replay or
+// a reused key takes a second statement, to read the stored answer: the first did not see it
+// (a key claimed by a transaction that committed after the statement's snapshot).
 import { type IngestAccepted, idempotencyDecision, ingestAccepted } from "@oisr/contract";
-import { sql } from "drizzle-orm";
-import type { Database, Executor } from "../db/client.ts";
+import { type SQL, sql } from "drizzle-orm";
+import { REQUESTS_CHANNEL } from "../db/channels.ts";
+import type { Database } from "../db/client.ts";
+import {
+  type Access,
+  type AccessCall,
+  type AccessStatement,
+  type AuthorizeRow,
+  letThrough,
+} from "../store/access.ts";
 import { newRequestId } from "../store/ids.ts";
 import { startPublishSpan } from "../telemetry/queue-spans.ts";
 import { IDEMPOTENCY_WINDOW } from "./maintenance.ts";
 import type { RequestKind } from "./statuses.ts";
-import { insertPending } from "./transitions.ts";
 
 export type IngestAck = IngestAccepted;
 
+/** A call whose access the storing statement decides: the call, and the statement that decides it. */
+export interface DeferredAccess {
+  call: AccessCall;
+  via: AccessStatement;
+}
+
 export interface NewRequest {
-  accountId: string;
+  /** Null exactly when `access` is set: the account then comes from the call's key. */
+  accountId: string | null;
   kind: RequestKind;
   /** "POST /ingest/…" as called: the idempotency scope. */
   endpoint: string;
@@ -24,17 +42,31 @@ export interface NewRequest {
   bodyHash: string;
   itemCount: number;
   idempotencyKey: string | null;
-  /** The API key of the call (res.locals.apiKey); null only where no key called (tests). */
+  /** The API key of the call (res.locals.apiKey); null where no key called (tests) or `access` is set. */
   apiKeyId: string | null;
+  /** Set when the call's access is still to be decided: by the statement that stores it. */
+  access?: DeferredAccess;
   traceId: string;
   /** The call's publish span (tracing on only), stored so the worker's spans can link to it. */
   traceparent?: string;
 }
 
-export type AcceptOutcome = { kind: "accepted" | "replayed"; ack: IngestAck } | { kind: "key_reused" };
+export type AcceptOutcome = (
+  | { kind: "accepted" | "replayed"; ack: IngestAck }
+  | { kind: "key_reused" }
+  /** Its access was refused (see `access`): nothing stored, nothing counted. */
+  | { kind: "refused" }
+) & {
+  /** The access decided for a call that came with `access`. */
+  access?: Access;
+};
 
 // \u0001 joins the parts: none can contain it (all printable), and PostgreSQL text cannot hold \u0000.
-const keyOf = (r: NewRequest) => `${r.accountId}\u0001${r.endpoint}\u0001${r.idempotencyKey}`;
+// A call whose account is not known yet is grouped by its secret's hash: the same secret is the
+// same account. (The same key sent with two secrets of one account in one batch makes two leaders,
+// whose claims meet in one statement and fail it; the batch is then retried call by call.)
+const keyOf = (r: NewRequest) =>
+  `${r.accountId ?? r.access?.call.hash}\u0001${r.endpoint}\u0001${r.idempotencyKey}`;
 
 /**
  * One accept call inside its PRODUCER span when tracing is on (telemetry/queue-spans.ts): the span
@@ -49,9 +81,9 @@ export async function publish(
   try {
     const outcome = await accept({ ...item, traceparent: span.traceparent });
     span.end(
-      outcome.kind === "key_reused"
-        ? {}
-        : { requestId: outcome.ack.request_id, replayed: outcome.kind === "replayed" },
+      outcome.kind === "accepted" || outcome.kind === "replayed"
+        ? { requestId: outcome.ack.request_id, replayed: outcome.kind === "replayed" }
+        : {},
     );
     return outcome;
   } catch (err) {
@@ -59,6 +91,9 @@ export async function publish(
     throw err;
   }
 }
+
+/** The row the statement returns per inserted request, besides the access rows. */
+type StoredRow = { stored: string | null };
 
 export async function acceptBatch(database: Database, items: NewRequest[]): Promise<AcceptOutcome[]> {
   const acks: IngestAck[] = items.map((r) => ingestAccepted(newRequestId(), r.traceId));
@@ -72,100 +107,189 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
     if (leader === undefined) leaders.set(keyOf(r), i);
     else followers.push([i, leader]);
   });
-  const leaderHash = new Map<number, string>();
+  const followerSet = new Set(followers.map(([i]) => i));
 
-  // Every statement has one fixed text whatever the batch size (rows travel as one JSON
-  // parameter), so postgres.js prepares each once instead of once per batch size.
-  const store = async (tx?: Executor) => {
-    if (leaders.size > 0) {
-      const keyed = [...leaders.values()];
-      const keys = JSON.stringify(
-        keyed.map((i) => {
-          const r = items[i] as NewRequest;
-          const ack = acks[i] as IngestAck;
-          return {
-            a: r.accountId,
-            e: r.endpoint,
-            k: r.idempotencyKey,
-            h: r.bodyHash,
-            r: ack.request_id,
-            x: ack,
-          };
-        }),
-      );
-      const claimed = await database.rows<{ k: string }>(
-        sql`insert into idempotency_keys (account_id, endpoint, key, body_hash, request_id, response)
-            select x.a, x.e, x.k, x.h, x.r, x.x from jsonb_to_recordset(${keys}::jsonb)
-              as x(a text, e text, k text, h text, r uuid, x jsonb)
-            on conflict (account_id, endpoint, key) do update
-              set body_hash = excluded.body_hash, request_id = excluded.request_id, response = excluded.response, created_at = now()
-              where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW}
-            returning account_id || chr(1) || endpoint || chr(1) || key as k`,
-        tx,
-      );
-      const claimedKeys = new Set(claimed.map((c) => c.k));
-      const taken = keyed.filter((i) => !claimedKeys.has(keyOf(items[i] as NewRequest)));
-      for (const i of keyed) leaderHash.set(i, (items[i] as NewRequest).bodyHash);
-      if (taken.length > 0) {
-        const wanted = JSON.stringify(
-          taken.map((i) => {
-            const r = items[i] as NewRequest;
-            return { a: r.accountId, e: r.endpoint, k: r.idempotencyKey };
-          }),
-        );
-        const existing = await database.rows<{ k: string; body_hash: string; response: IngestAck }>(
-          sql`select account_id || chr(1) || endpoint || chr(1) || key as k, body_hash, response from idempotency_keys
-               where (account_id, endpoint, key) in
-                 (select x.a, x.e, x.k from jsonb_to_recordset(${wanted}::jsonb) as x(a text, e text, k text))`,
-          tx,
-        );
-        const byKey = new Map(existing.map((e) => [e.k, e]));
-        for (const i of taken) {
-          const found = byKey.get(keyOf(items[i] as NewRequest));
-          if (!found) throw new Error("idempotency key vanished during claim");
-          leaderHash.set(i, found.body_hash);
-          // Live: the claim above takes over expired keys.
-          outcomes[i] =
-            idempotencyDecision({ bodyHash: found.body_hash }, (items[i] as NewRequest).bodyHash) === "replay"
-              ? { kind: "replayed", ack: found.response }
-              : { kind: "key_reused" };
-        }
-      }
-    }
+  // Calls whose access is decided here: c, 1-based, is a call's place in the access statement.
+  const deferred: number[] = [];
+  const callOf = new Map<number, number>();
+  items.forEach((r, i) => {
+    if (!r.access) return;
+    deferred.push(i);
+    callOf.set(i, deferred.length);
+  });
+  const calls = deferred.map((i) => (items[i] as NewRequest).access?.call as AccessCall);
+  const via =
+    deferred.length > 0 ? ((items[deferred[0] as number] as NewRequest).access as DeferredAccess).via : null;
 
-    const followerSet = new Set(followers.map(([i]) => i));
-    const fresh = items.map((_, i) => i).filter((i) => outcomes[i] === undefined && !followerSet.has(i));
-    if (fresh.length > 0) {
-      // Bodies are spliced in as the JSON text they arrived as: no second serialisation.
-      const rows = fresh.map((i) => {
-        const r = items[i] as NewRequest;
-        const head = JSON.stringify({
-          a: r.accountId,
-          i: (acks[i] as IngestAck).request_id,
-          k: r.kind,
-          t: r.traceId,
-          tp: r.traceparent,
-          ik: r.idempotencyKey,
-          ak: r.apiKeyId,
-          p: r.params,
-          n: r.itemCount,
-        });
-        return `${head.slice(0, -1)},"b":${r.bodyJson}}`;
-      });
-      await insertPending(database, `[${rows.join(",")}]`, tx);
-      for (const i of fresh) outcomes[i] = { kind: "accepted", ack: acks[i] as IngestAck };
-    }
+  // Every call but a follower is a row; bodies are spliced in as the JSON text they arrived as (no
+  // second serialisation), and the statement has one text whatever the batch size.
+  const rows = items.flatMap((r, i) => {
+    if (followerSet.has(i)) return [];
+    const ack = acks[i] as IngestAck;
+    const head = JSON.stringify({
+      c: callOf.get(i) ?? null,
+      a: r.accountId,
+      i: ack.request_id,
+      k: r.kind,
+      t: r.traceId,
+      tp: r.traceparent,
+      ik: r.idempotencyKey,
+      ak: r.apiKeyId,
+      p: r.params,
+      n: r.itemCount,
+      e: r.endpoint,
+      h: r.idempotencyKey === null ? undefined : r.bodyHash,
+      x: r.idempotencyKey === null ? undefined : ack,
+    });
+    return [`${head.slice(0, -1)},"b":${r.bodyJson}}`];
+  });
+
+  const result = await database.rows<AuthorizeRow | (StoredRow & { i: undefined })>(
+    storeStatement(`[${rows.join(",")}]`, via === null ? null : via.call(calls)),
+  );
+  const accessRows: AuthorizeRow[] = [];
+  const stored = new Set<string>();
+  for (const row of result) {
+    if ("stored" in row && row.stored !== null && row.stored !== undefined) stored.add(row.stored);
+    else accessRows.push(row as AuthorizeRow);
+  }
+  const accesses = via === null ? [] : via.read(calls, accessRows);
+  const accessOf = (i: number): Access | undefined => {
+    const c = callOf.get(i);
+    return c === undefined ? undefined : accesses[c - 1];
   };
-  if (leaders.size > 0) await database.db.transaction(store);
-  else await store();
+  const through = (i: number) => {
+    const access = accessOf(i);
+    return access === undefined || letThrough(access);
+  };
+
+  // Calls let through whose key was live: their stored answer is read after the statement.
+  const taken: number[] = [];
+  items.forEach((r, i) => {
+    if (followerSet.has(i)) return;
+    const access = accessOf(i);
+    const base = access ? { access } : {};
+    if (!through(i)) outcomes[i] = { kind: "refused", ...base };
+    else if (stored.has((acks[i] as IngestAck).request_id))
+      outcomes[i] = { kind: "accepted", ack: acks[i] as IngestAck, ...base };
+    else if (r.idempotencyKey !== null) taken.push(i);
+    else throw new Error("a request let through was not stored");
+  });
+
+  const liveHash = new Map<number, string>();
+  for (const [, i] of leaders) liveHash.set(i, (items[i] as NewRequest).bodyHash);
+  if (taken.length > 0) {
+    const wanted = JSON.stringify(
+      taken.map((i) => {
+        const r = items[i] as NewRequest;
+        return { a: r.accountId ?? accessOf(i)?.account?.id, e: r.endpoint, k: r.idempotencyKey };
+      }),
+    );
+    const existing = await database.rows<{
+      a: string;
+      e: string;
+      k: string;
+      body_hash: string;
+      response: IngestAck;
+    }>(
+      sql`select account_id as a, endpoint as e, key as k, body_hash, response from idempotency_keys
+           where (account_id, endpoint, key) in
+             (select x.a, x.e, x.k from jsonb_to_recordset(${wanted}::jsonb) as x(a text, e text, k text))`,
+    );
+    const byKey = new Map(existing.map((e) => [`${e.a}\u0001${e.e}\u0001${e.k}`, e]));
+    for (const i of taken) {
+      const r = items[i] as NewRequest;
+      const access = accessOf(i);
+      const found = byKey.get(
+        `${r.accountId ?? access?.account?.id}\u0001${r.endpoint}\u0001${r.idempotencyKey}`,
+      );
+      if (!found) throw new Error("idempotency key vanished during claim");
+      liveHash.set(i, found.body_hash);
+      // Live: the claim above takes over expired keys.
+      const decided: AcceptOutcome =
+        idempotencyDecision({ bodyHash: found.body_hash }, r.bodyHash) === "replay"
+          ? { kind: "replayed", ack: found.response }
+          : { kind: "key_reused" };
+      outcomes[i] = access ? { ...decided, access } : decided;
+    }
+  }
 
   for (const [i, leader] of followers) {
+    const access = accessOf(i);
+    const base = access ? { access } : {};
     const led = outcomes[leader] as AcceptOutcome;
-    const live = { bodyHash: leaderHash.get(leader) as string };
+    if (!through(i)) {
+      outcomes[i] = { kind: "refused", ...base };
+      continue;
+    }
+    // A follower let through follows a leader let through: the leader came first in its group.
+    const live = { bodyHash: liveHash.get(leader) as string };
     outcomes[i] =
-      led.kind !== "key_reused" && idempotencyDecision(live, (items[i] as NewRequest).bodyHash) === "replay"
-        ? { kind: "replayed", ack: led.ack }
-        : { kind: "key_reused" };
+      (led.kind === "accepted" || led.kind === "replayed") &&
+      idempotencyDecision(live, (items[i] as NewRequest).bodyHash) === "replay"
+        ? { kind: "replayed", ack: led.ack, ...base }
+        : { kind: "key_reused", ...base };
   }
   return outcomes as AcceptOutcome[];
+}
+
+/** A row of `inserted` in the shape of oisr_authorize_keys' rows, which it follows in one answer. */
+const NOT_ACCESS =
+  sql.raw(`null::int, null::text, null::text, null::text, null::jsonb, null::text, null::text,
+  null::double precision, null::double precision, null::double precision, null::text, null::int, null::int,
+  null::int, null::text, null::int, null::int, null::bigint`);
+
+/**
+ * The one statement. `access` is the access call of the batch's deferred calls (null when none): a
+ * deferred row (c set) is kept only if its call was let through, and takes its account and key from
+ * it. Keyed rows claim their key (a live key of another call is left alone: that row is not
+ * stored), and every row left is inserted `pending` and counted into its account's queue.
+ * Lock order: the rate-limit advisory locks (in oisr_authorize_keys), then idempotency_keys, then
+ * requests and request_queues, the order the two statements of before took them in.
+ */
+function storeStatement(rowsJson: string, access: SQL | null): SQL {
+  const rows = sql`jsonb_to_recordset(${rowsJson}::jsonb)
+    as x(c int, a text, i uuid, k text, t text, tp text, ik text, ak text, p jsonb, b jsonb, n int, e text, h text, x jsonb)`;
+  const decided =
+    access === null
+      ? sql`src as (select x.a, x.i, x.k, x.t, x.tp, x.ik, x.ak, x.p, x.b, x.n, x.e, x.h, x.x from ${rows}),`
+      : sql`auth as materialized (select t.* from ${access} as t),
+    through as (
+      select c.i, c.account_id, c.key_id from auth c
+       where c.i is not null and c.verdict = 'ok'
+         -- take_many's rows (i null) say how many of each group it let through, first come first.
+         and c.pos < coalesce((select min(g.allowed) from auth g where g.i is null and g.grp = c.grp), c.pos + 1)),
+    src as (
+      select coalesce(t.account_id, x.a) as a, x.i, x.k, x.t, x.tp, x.ik, coalesce(t.key_id, x.ak) as ak, x.p, x.b,
+             x.n, x.e, x.h, x.x
+        from ${rows}
+        left join through t on t.i = x.c
+       where x.c is null or t.i is not null),`;
+  const answer =
+    access === null
+      ? sql`select i.id::text as stored from inserted i, (select count(*) from woken) w`
+      : sql`select a.*, null::text as stored from auth a
+    union all
+    select ${NOT_ACCESS}, i.id::text from inserted i, (select count(*) from woken) w`;
+  return sql`with ${decided}
+    claimed as (
+      insert into idempotency_keys (account_id, endpoint, key, body_hash, request_id, response)
+      select s.a, s.e, s.ik, s.h, s.i, s.x from src s where s.ik is not null
+      on conflict (account_id, endpoint, key) do update
+        set body_hash = excluded.body_hash, request_id = excluded.request_id, response = excluded.response, created_at = now()
+        where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW}
+      returning request_id),
+    inserted as (
+      insert into requests (account_id, id, kind, status, trace_id, traceparent, idempotency_key, api_key_id, params, body, item_count)
+      select s.a, s.i, s.k, 'pending', s.t, s.tp, s.ik, s.ak, s.p, s.b, s.n from src s
+       where s.ik is null or s.i in (select request_id from claimed)
+      returning account_id, id),
+    queued as (
+      insert into request_queues as q (account_id, open_count, due_at)
+      select account_id, count(*), now() from inserted group by account_id order by account_id
+      on conflict (account_id) do update
+         set open_count = q.open_count + excluded.open_count, due_at = coalesce(q.due_at, excluded.due_at)
+      returning q.due_at = now() as woke),
+    woken as (select pg_notify(${REQUESTS_CHANNEL}, '') from queued where woke limit 1)
+    ${answer}`;
 }

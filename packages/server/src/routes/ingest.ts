@@ -9,6 +9,8 @@ import {
 } from "@oisr/contract";
 import { type IngestBodies, itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
+import type { AccessGate } from "../http/access.ts";
+import { onLane } from "../http/cpu-lane.ts";
 import { operation } from "../http/typed.ts";
 import type { RequestKind, RequestStore } from "../queue/index.ts";
 import type { ResourceStore } from "../store/resources.ts";
@@ -25,33 +27,48 @@ type IngestHandler<Kind extends RequestKind> = (
   res: Response<IngestAccepted>,
 ) => Promise<void>;
 
-export function ingestRoutes(store: RequestStore, resources: ResourceStore): Router {
+export function ingestRoutes(
+  store: RequestStore,
+  resources: ResourceStore,
+  access: Pick<AccessGate, "deferred" | "decided">,
+): Router {
   function accept<Kind extends RequestKind>(kind: Kind): IngestHandler<Kind> {
     return async (req, res) => {
-      const accountId = res.locals.account.id;
-      const bodyJson = JSON.stringify(req.body);
+      // A small call's access is decided by the statement that stores it (http/access.ts).
+      const deferred = access.deferred(res);
+      // A large body is serialised and hashed on the CPU lane, its own turns of the event loop.
+      const large = res.locals.largeBody === true;
+      const bodyJson = large ? await onLane(() => JSON.stringify(req.body)) : JSON.stringify(req.body);
+      // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
+      const bodyHash = large
+        ? await onLane(() => hash("sha256", bodyJson, "hex"))
+        : hash("sha256", bodyJson, "hex");
       const returnId = req.params.return_id;
       const params = returnId === undefined ? null : { return_id: returnId };
       if (
+        !deferred &&
         returnId !== undefined &&
         RETURN_ID.test(returnId) &&
-        !(await resources.getReturn(accountId, returnId))
+        !(await resources.getReturn(res.locals.account.id, returnId))
       ) {
         throw ingestReturnNotFound(returnId);
       }
       const outcome = await store.accept({
-        accountId,
+        accountId: deferred ? null : res.locals.account.id,
         kind,
         endpoint: `POST ${req.path}`,
         params,
         bodyJson,
-        // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
-        bodyHash: hash("sha256", bodyJson, "hex"),
+        bodyHash,
         itemCount: itemCount(kind, req.body),
         idempotencyKey: req.header("idempotency-key") ?? null,
-        apiKeyId: res.locals.apiKey.id,
+        apiKeyId: deferred ? null : res.locals.apiKey.id,
         traceId: res.locals.traceId,
+        ...(deferred ? { access: deferred } : {}),
       });
+      // Throws the call's 401, 403 or 429 (nothing was stored or counted then).
+      if (deferred) access.decided(req, res, outcome.access);
+      if (outcome.kind === "refused") throw new Error("a refused call was let through");
       if (outcome.kind === "key_reused") throw idempotencyKeyReused();
       res.set(acceptedHeaders("/v2/requests", outcome.ack.request_id, outcome.kind === "replayed"));
       res.status(202).json(outcome.ack);

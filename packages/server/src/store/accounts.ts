@@ -4,7 +4,7 @@ import { DEFAULT_RATE_LIMITS, PERMISSIONS, type RateLimitScope } from "@oisr/con
 import { eq } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { accounts } from "../db/schema.ts";
-import { type Access, createAuthorizer } from "./access.ts";
+import { type Access, type AccessCall, accessStatement, createAuthorizer } from "./access.ts";
 import type { Account } from "./account.ts";
 import { createApiKeyStore, hashToken, insertKey, OPERATOR_KEY_NAMES, writeLastUsed } from "./api-keys.ts";
 import { newId } from "./ids.ts";
@@ -19,7 +19,8 @@ export function createAccountStore(
   const { db } = database;
   const keys = createApiKeyStore(database);
   // Nothing is cached, so a revoked or expired key is refused on its very next call.
-  const authorizeCall = createAuthorizer(database, rateLimits);
+  const statement = accessStatement(rateLimits);
+  const authorizeCall = createAuthorizer(database, statement);
   const lastUsed = createLastUsedRecorder((used) => writeLastUsed(database, used));
 
   /**
@@ -34,12 +35,22 @@ export function createAccountStore(
     permissions: readonly string[] = [],
     nowMs = Date.now(),
   ): Promise<Access> {
-    const access = await authorizeCall({ hash: hashToken(token), scopes, permissions, nowMs });
+    return decide({ hash: hashToken(token), scopes, permissions, nowMs });
+  }
+
+  /** authorize, for a call whose secret is already hashed. */
+  async function decide(call: AccessCall): Promise<Access> {
+    const access = await authorizeCall(call);
+    seen(access, call.nowMs);
+    return access;
+  }
+
+  /** Notes a decided call's key use (last_used_at). */
+  function seen(access: Access, nowMs: number): void {
     // A call that authenticated, whether or not its key may make it; an expired key did not.
     if (access.verdict === "ok" || access.verdict === "forbidden") {
       lastUsed.seen(access.key.id, access.key.lastUsedAtMs, nowMs);
     }
-    return access;
   }
 
   async function exists(accountId: string): Promise<boolean> {
@@ -102,6 +113,15 @@ export function createAccountStore(
     },
 
     authorize,
+    authorizeCall: decide,
+
+    /**
+     * The access statement for a caller that decides access inside a statement of its own (the
+     * ingest path stores the calls let through in the same round trip, queue/accept.ts); `seen`
+     * must then be told of each decided call.
+     */
+    statement,
+    seen,
 
     /** The account a live secret of a live, unexpired key belongs to, or null. */
     async authenticate(token: string): Promise<Account | null> {
