@@ -12,8 +12,7 @@ import { createAccountStore } from "./store/accounts.ts";
 import { createApiKeyStore } from "./store/api-keys.ts";
 import { createResourceStore } from "./store/resources.ts";
 import { sharedSecret } from "./store/secrets.ts";
-import { createDeliveryHistory, readWebhookLag } from "./webhooks/deliveries-store.ts";
-import { createSubscriptionStore } from "./webhooks/subscriptions-store.ts";
+import { createDeliveryHistory, createSubscriptionStore, readWebhookLag } from "./webhooks/sql/index.ts";
 
 export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
   Partial<

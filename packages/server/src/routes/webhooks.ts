@@ -21,9 +21,8 @@ import { Router } from "express";
 import type { Config } from "../config.ts";
 import type { AccountCursors, Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
-import type { DeliveryHistory } from "../webhooks/deliveries-store.ts";
+import type { DeliveryHistory, SubscriptionStore } from "../webhooks/sql/index.ts";
 import { checkWebhookUrl, type Resolver } from "../webhooks/ssrf-guard.ts";
-import type { SubscriptionStore } from "../webhooks/subscriptions-store.ts";
 
 export interface WebhookRouteDeps {
   subscriptions: SubscriptionStore;
