@@ -1,7 +1,6 @@
 // Every store over one database, built once: `serve` hands them to the API (createApp) and the
 // workers, the CLI and tests use them directly. Only what is tied to one worker's identity (its
 // queue leases, a dispatcher's delivery claims) is built by that worker.
-import { DEFAULT_REQUEST_RETENTION_DAYS } from "@oisr/contract";
 import type { Config } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createCursors } from "./http/cursor.ts";
@@ -14,18 +13,22 @@ import { createResourceStore } from "./store/resources.ts";
 import { sharedSecret } from "./store/secrets.ts";
 import { createDeliveryHistory, createSubscriptionStore, readWebhookLag } from "./webhooks/sql/index.ts";
 
-export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
-  Partial<
-    Pick<
-      Config,
-      "rateLimits" | "databasePooling" | "listenDatabaseUrl" | "cursorSecret" | "requestRetentionDays"
-    >
-  >;
+/** Resolved once, in config.ts: loadConfig, or configWith for a test or an embedder. */
+export type ServicesConfig = Pick<
+  Config,
+  | "databaseUrl"
+  | "dataDir"
+  | "rateLimits"
+  | "databasePooling"
+  | "listenDatabaseUrl"
+  | "cursorSecret"
+  | "requestRetentionDays"
+>;
 
 /**
- * `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's.
- * Without `cursorSecret`, cursors are signed with a key kept in the database, so every process on
- * it reads the cursors any other issued.
+ * `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS). Without `cursorSecret`, cursors
+ * are signed with a key kept in the database, so every process on it reads the cursors any other
+ * issued.
  */
 export async function openServices(config: ServicesConfig) {
   const database: Database = await openDatabase({
@@ -41,14 +44,13 @@ export async function openServices(config: ServicesConfig) {
       throw err;
     }));
   const requests = createRequestStore(database);
-  const retentionDays = config.requestRetentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS;
   return {
     database,
     accounts: createAccountStore(database, config.rateLimits),
     apiKeys: createApiKeyStore(database),
     requests,
     resources: createResourceStore(database),
-    events: createEventStore(database, retentionDays),
+    events: createEventStore(database, config.requestRetentionDays),
     webhookSubscriptions: createSubscriptionStore(database),
     webhookDeliveries: createDeliveryHistory(database),
     cursors: createCursors(cursorSecret),

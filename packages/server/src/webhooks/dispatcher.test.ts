@@ -3,6 +3,7 @@
 import { eq } from "drizzle-orm";
 import pino from "pino";
 import { describe, expect, it } from "vitest";
+import { configWith } from "../config.ts";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
@@ -18,7 +19,7 @@ useFreshDatabase((opened) => {
   database = opened;
 });
 
-const config = { webhookAllowPrivateNetworks: true, webhookRetrySchedule: [20] };
+const config = configWith({ webhookAllowPrivateNetworks: true, webhookRetrySchedule: [20] });
 const logger = pino({ level: "silent" });
 
 /** Emits events the way the request worker does: commit, then notify. */

@@ -8,14 +8,11 @@ import { hostname } from "node:os";
 import {
   backpressurePauseMs,
   DEFAULT_DISABLE_POLICY,
-  DEFAULT_REQUEST_RETENTION_DAYS,
-  DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY,
   type DisablePolicy,
   signedWebhookHeaders,
-  WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "@oisr/contract";
 import type { Logger } from "pino";
-import type { Config } from "../config.ts";
+import { type Config, webhookTiming } from "../config.ts";
 import { EVENTS_CHANNEL, WEBHOOK_PAUSES_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { pruneEvents } from "../outbox/index.ts";
@@ -36,25 +33,22 @@ import {
 import type { Resolver } from "./ssrf-guard.ts";
 
 export interface DispatcherOptions {
-  config: Pick<Config, "webhookAllowPrivateNetworks" | "webhookRetrySchedule"> &
-    Partial<Pick<Config, "webhookSubscriptionConcurrency">>;
+  /** Resolved once, in config.ts (configWith fills in what a test leaves out). */
+  config: Pick<
+    Config,
+    | "webhookAllowPrivateNetworks"
+    | "webhookRetrySchedule"
+    | "webhookSubscriptionConcurrency"
+    | "webhookLeaseMs"
+    | "requestRetentionDays"
+  >;
   database: Database;
   logger: Logger;
   /** Attempts in flight in this process. */
   maxInFlight?: number;
-  /**
-   * Attempts in flight per subscription, so one slow receiver cannot take every slot; default
-   * `config.webhookSubscriptionConcurrency` (OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY), else 4.
-   */
-  perSubscription?: number;
-  timeoutMs?: number;
-  /** Longer than the timeout, so a lease only runs out when its dispatcher died. */
-  leaseMs?: number;
   /** How long stop() lets attempts in flight finish before aborting and releasing them. */
   stopGraceMs?: number;
   disablePolicy?: DisablePolicy;
-  /** How long finished attempts (GET …/deliveries) and finished outbox events are kept. */
-  retentionDays?: number;
   /** Rows deleted per statement when pruning. */
   pruneBatchSize?: number;
   send?: WebhookSender;
@@ -82,12 +76,9 @@ const PRUNE_EVERY_MS = 3_600_000;
 export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
   const { config, database } = options;
   const maxInFlight = options.maxInFlight ?? 16;
-  const perSubscription =
-    options.perSubscription ??
-    config.webhookSubscriptionConcurrency ??
-    DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY;
-  const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
-  const leaseMs = options.leaseMs ?? timeoutMs + 50_000;
+  // Attempts in flight per subscription, across every dispatcher: one slow receiver cannot take every slot.
+  const perSubscription = config.webhookSubscriptionConcurrency;
+  const { leaseMs, timeoutMs } = webhookTiming(config);
   const send = options.send ?? sendWebhook;
   const policy = {
     ...(options.disablePolicy ?? DEFAULT_DISABLE_POLICY),
@@ -209,7 +200,8 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   function pruneNow(): void {
     if (pruning || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
-    const retentionDays = options.retentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS;
+    // Attempts and outbox events follow the request records' retention (30 days by default).
+    const retentionDays = config.requestRetentionDays;
     const batch = { batchSize: options.pruneBatchSize, shouldStop: () => !running };
     pruning = (async () => {
       const attempts = await pruneAttempts(database, retentionDays, batch);

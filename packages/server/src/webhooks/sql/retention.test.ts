@@ -4,6 +4,7 @@ import { eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
+import { configWith } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries, webhookRecoveries } from "../../db/webhook-schema.ts";
@@ -215,10 +216,13 @@ describe("webhook history retention", () => {
     await attempt(acc, sub, old, 3, "succeeded");
     const young = await event(acc, 1);
     const dispatcher = await startDispatcher({
-      config: { webhookAllowPrivateNetworks: true, webhookRetrySchedule: [20] },
+      config: configWith({
+        webhookAllowPrivateNetworks: true,
+        webhookRetrySchedule: [20],
+        requestRetentionDays: 2,
+      }),
       database,
       logger: pino({ level: "silent" }),
-      retentionDays: 2,
       send: async () => ({ ok: true, status: 204, durationMs: 1 }),
     });
     try {
