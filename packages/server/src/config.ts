@@ -87,8 +87,10 @@ function pooling(value: string | undefined): Config["databasePooling"] {
  * no OISR_* variable set would run with. Tests and embedders use it, so no caller re-applies a
  * default of its own.
  */
-export function configWith<K extends keyof Config>(settings: Pick<Config, K>): Config {
-  return { ...loadConfig({}), ...settings };
+export function configWith(settings: Partial<Config>): Config {
+  // A setting given as undefined is left out, not set: it keeps its default.
+  const given = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  return { ...loadConfig({}), ...given };
 }
 
 /**

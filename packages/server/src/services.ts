@@ -1,7 +1,7 @@
 // Every store over one database, built once: `serve` hands them to the API (createApp) and the
 // workers, the CLI and tests use them directly. Only what is tied to one worker's identity (its
 // queue leases, a dispatcher's delivery claims) is built by that worker.
-import type { Config } from "./config.ts";
+import { type Config, configWith } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createCursors } from "./http/cursor.ts";
 import { createMetrics } from "./metrics.ts";
@@ -13,24 +13,22 @@ import { createResourceStore } from "./store/resources.ts";
 import { sharedSecret } from "./store/secrets.ts";
 import { createDeliveryHistory, createSubscriptionStore, readWebhookLag } from "./webhooks/sql/index.ts";
 
-/** Resolved once, in config.ts: loadConfig, or configWith for a test or an embedder. */
-export type ServicesConfig = Pick<
-  Config,
-  | "databaseUrl"
-  | "dataDir"
-  | "rateLimits"
-  | "databasePooling"
-  | "listenDatabaseUrl"
-  | "cursorSecret"
-  | "requestRetentionDays"
->;
+/** The database, and any setting to change from its default (config.ts configWith fills in the rest). */
+export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
+  Partial<
+    Pick<
+      Config,
+      "rateLimits" | "databasePooling" | "listenDatabaseUrl" | "cursorSecret" | "requestRetentionDays"
+    >
+  >;
 
 /**
  * `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS). Without `cursorSecret`, cursors
  * are signed with a key kept in the database, so every process on it reads the cursors any other
  * issued.
  */
-export async function openServices(config: ServicesConfig) {
+export async function openServices(settings: ServicesConfig) {
+  const config = configWith(settings);
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

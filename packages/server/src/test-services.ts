@@ -3,7 +3,6 @@
 import { hash, randomUUID } from "node:crypto";
 import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll } from "vitest";
-import { configWith } from "./config.ts";
 import { sql } from "./db/client.ts";
 import type { RequestKind } from "./queue/statuses.ts";
 import { openServices, type Services } from "./services.ts";
@@ -16,9 +15,10 @@ export function useFreshServices(use: (services: Services) => void | Promise<voi
   beforeAll(async () => {
     const db = await freshDatabaseEnv();
     drop = db.drop;
-    services = await openServices(
-      configWith({ databaseUrl: db.env.DATABASE_URL, dataDir: db.env.OISR_DATA_DIR ?? "memory://" }),
-    );
+    services = await openServices({
+      databaseUrl: db.env.DATABASE_URL,
+      dataDir: db.env.OISR_DATA_DIR ?? "memory://",
+    });
     await use(services);
   });
   afterAll(async () => {
