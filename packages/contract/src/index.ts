@@ -99,6 +99,7 @@ export {
   idempotencyKeyLive,
   idempotencyKeyReused,
 } from "./idempotency.ts";
+export type { IdPrefix } from "./ids.ts";
 export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 export { describeJsonError, jsonErrorOffset } from "./json-error.ts";
 export {

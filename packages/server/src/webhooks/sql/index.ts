@@ -53,7 +53,7 @@ export { createDeliveryHistory, type DeliveryHistory, readWebhookLag, type Webho
 export { PausedSubscriptions, type PauseNotice, pauseNotice } from "./pauses.ts";
 export { runRecoveryStep } from "./recoveries.ts";
 export { pruneAttempts, pruneRecoveries } from "./retention.ts";
-export { type DeliveryTrigger, newRound } from "./rounds.ts";
+export { newRound } from "./rounds.ts";
 export {
   createSubscriptionStore,
   type DeliveryRow,

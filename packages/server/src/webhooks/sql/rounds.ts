@@ -3,12 +3,13 @@
 // `webhook-id` again and can deduplicate. Every first attempt of a round, whatever made it, takes
 // its trigger, round number, attempt number and due time from newRound(); every later attempt of a
 // round from nextAttemptOf(). Nothing else writes those columns.
+import type { DeliveryTrigger } from "@oisr/contract";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../../db/client.ts";
 import { webhookSubscriptions } from "../../db/webhook-schema.ts";
 
-/** What sent the event: fan-out, POST …/test, POST …/deliveries/{id}/retry, POST …/recover. */
-export type DeliveryTrigger = "event" | "test" | "retry" | "recover";
+/** What sent the event (the spec's delivery `trigger`): fan-out, POST …/test, …/deliveries/{id}/retry, …/recover. */
+export type { DeliveryTrigger } from "@oisr/contract";
 
 /** A value of the new row: a parameter, or a column of the INSERT … SELECT that makes it. */
 type Value = string | SQL;
