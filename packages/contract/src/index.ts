@@ -102,6 +102,14 @@ export {
 export type { IdPrefix } from "./ids.ts";
 export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 export { describeJsonError, jsonErrorOffset } from "./json-error.ts";
+export type {
+  OperationBody,
+  OperationId,
+  OperationParams,
+  OperationQuery,
+  OperationResponse,
+  SuccessStatus,
+} from "./operation-types.ts";
 export {
   DEFAULT_LIMIT,
   type FeedRows,

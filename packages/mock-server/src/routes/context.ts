@@ -1,5 +1,12 @@
 // What a route handler gets: the authenticated account and key, validated inputs, and the mock's parts.
-import { limitOf, retentionCutoff } from "@oisr/contract";
+import {
+  limitOf,
+  type OperationBody,
+  type OperationParams,
+  type OperationQuery,
+  retentionCutoff,
+  type SuccessStatus,
+} from "@oisr/contract";
 import type { operations } from "@oisr/contract/schema";
 import type { Clock } from "../clock.ts";
 import type { CursorCodec } from "../http/cursor.ts";
@@ -30,24 +37,9 @@ export type ApiOperationId = {
   [Id in keyof operations]: 401 extends keyof operations[Id]["responses"] ? Id : never;
 }[keyof operations];
 
-type Operation<Id extends ApiOperationId> = operations[Id];
-type Responses<Id extends ApiOperationId> = Operation<Id>["responses"];
+type Responses<Id extends ApiOperationId> = operations[Id]["responses"];
 
-/** The generator writes `path?: never` (or `query?: never`) for an operation that has none. */
-type Present<T> = [Exclude<T, undefined>] extends [never] ? Record<string, never> : Exclude<T, undefined>;
-
-/** Path parameters, as the operation table matched them (the spec's are all strings). */
-export type OperationParams<Id extends ApiOperationId> = Present<Operation<Id>["parameters"]["path"]>;
-
-/** The query once validated: coerced to the spec's types (`limit` a number), unknown ones refused. */
-export type OperationQuery<Id extends ApiOperationId> = Present<Operation<Id>["parameters"]["query"]>;
-
-type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : undefined;
-
-/** The JSON body once validated (defaults filled in); `undefined` for operations that take none. */
-export type OperationBody<Id extends ApiOperationId> = JsonContent<Operation<Id>["requestBody"]>;
-
-type SuccessStatus<Id extends ApiOperationId> = Extract<keyof Responses<Id>, 200 | 201 | 202 | 204>;
+export type { OperationBody, OperationParams, OperationQuery } from "@oisr/contract";
 
 type Answer<Status, Body> = { status: Status; body: Body; headers?: Record<string, string> };
 
