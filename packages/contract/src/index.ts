@@ -114,6 +114,7 @@ export {
   DEFAULT_LIMIT,
   type FeedRows,
   feedPage,
+  idPage,
   limitOf,
   type Page,
   type PageOptions,

@@ -4,6 +4,7 @@ import {
   type OperationBody,
   type OperationParams,
   type OperationQuery,
+  idPage as pageOfIds,
   retentionCutoff,
   type SuccessStatus,
 } from "@oisr/contract";
@@ -108,7 +109,7 @@ export const ok = <T>(body: T, headers?: Record<string, string>) => ({ status: 2
 
 export { limitOf, stringFilters } from "@oisr/contract";
 
-/** A newest-first page keyed by id; an empty page keeps the position it was asked from. */
+/** A newest-first page of `rows` keyed by id, from the call's cursor and limit (the contract's idPage, as the server's). */
 export async function idPage<R extends { id: string }, T>(
   ctx: RouteBase & { query: { cursor?: string; limit?: number } },
   rows: R[],
@@ -121,12 +122,7 @@ export async function idPage<R extends { id: string }, T>(
     .filter((r) => before === null || r.id < before)
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     .slice(0, limit + 1);
-  const data = sorted.slice(0, limit);
-  return {
-    data: data.map(map),
-    next_cursor: await cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
-    has_more: sorted.length > limit,
-  };
+  return pageOfIds(cursors, sorted, limit, before, map);
 }
 
 /** The oldest instant (ms) the mock still shows: request records, events and recoveries before it are gone, as on the server. */
