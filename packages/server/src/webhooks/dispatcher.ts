@@ -145,10 +145,10 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         secrets: claimed.secrets,
         now: new Date(),
       });
-      // With tracing on, the attempt is a CLIENT span and the receiver gets its traceparent; off,
-      // one carrying the trace id of the request that caused the event.
       // Claimed before a pause committed (the claim skips paused subscriptions): it goes back, not out.
       if (await putBack(claimed, log)) return;
+      // With tracing on, the attempt is a CLIENT span and the receiver gets its traceparent; off,
+      // one carrying the trace id of the request that caused the event.
       const span = startDeliverySpan({ ...claimed, deliveryId: claimed.id });
       const traceparent = span?.headers.traceparent ?? untracedDeliveryTraceparent(claimed.traceparent);
       const result = await send(claimed.url, { ...headers, traceparent }, body, {
