@@ -99,12 +99,22 @@ export {
   idempotencyKeyLive,
   idempotencyKeyReused,
 } from "./idempotency.ts";
+export type { IdPrefix } from "./ids.ts";
 export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
 export { describeJsonError, jsonErrorOffset } from "./json-error.ts";
+export type {
+  OperationBody,
+  OperationId,
+  OperationParams,
+  OperationQuery,
+  OperationResponse,
+  SuccessStatus,
+} from "./operation-types.ts";
 export {
   DEFAULT_LIMIT,
   type FeedRows,
   feedPage,
+  idPage,
   limitOf,
   type Page,
   type PageOptions,

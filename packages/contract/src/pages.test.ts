@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createCursorCodec } from "./cursor.ts";
-import { feedPage, limitOf, pageOf, stringFilters } from "./pages.ts";
+import { feedPage, idPage, limitOf, pageOf, stringFilters } from "./pages.ts";
 
 const cursors = createCursorCodec("k").forAccount("acc_A");
 
@@ -31,6 +31,23 @@ describe("list pages", () => {
     expect(page.data).toEqual(data.map((s) => s * 10));
     expect(page.has_more).toBe(hasMore);
     expect(await cursors.decode(page.next_cursor, {})).toEqual({ position, filters: { status: "open" } });
+  });
+
+  it.each([
+    ["a first page with more", ["whs_c", "whs_b", "whs_a"], null, ["whs_c", "whs_b"], true, "whs_b"],
+    ["the last page", ["whs_a"], "whs_b", ["whs_a"], false, "whs_a"],
+    ["an empty page keeps the id it was asked from", [], "whs_a", [], false, "whs_a"],
+    ["an empty first page", [], null, [], false, ""],
+  ])("id pages (newest first): %s", async (_case, ids, before, data, hasMore, position) => {
+    const page = await idPage(
+      cursors,
+      ids.map((id) => ({ id })),
+      2,
+      before,
+      (r) => r.id,
+    );
+    expect(page).toMatchObject({ data, has_more: hasMore });
+    expect((await cursors.decode(page.next_cursor, {})).position).toBe(position);
   });
 
   it("key pages by whatever position the rows give", async () => {

@@ -59,6 +59,21 @@ export async function pageOf<R, T, P>(
   };
 }
 
+/**
+ * A newest-first page keyed by id (webhook subscriptions, their deliveries, API keys): `rows` are
+ * up to `limit + 1` rows with ids below `before`, the id the previous page ended at (null for the
+ * first page); an empty page keeps the position it was asked from.
+ */
+export function idPage<R extends { id: string }, T>(
+  cursors: AccountCursors,
+  rows: readonly R[],
+  limit: number,
+  before: string | null,
+  map: (row: R) => T,
+): Promise<Page<T>> {
+  return pageOf(cursors, rows, { limit, from: before ?? "", filters: {}, positionOf: (r) => r.id, map });
+}
+
 /** Rows of a feed after a position: each with its feed sequence. */
 export type FeedRows<T> = readonly { seq: number; body: T }[];
 

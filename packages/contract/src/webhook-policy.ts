@@ -1,5 +1,5 @@
 // How webhook deliveries are retried and when a subscription is disabled (docs/product.md §6,
-// decision 004), decided the same way by the server's dispatcher (deliveries-store.ts) and the
+// decision 004), decided the same way by the server's dispatcher (webhooks/sql/attempts.ts) and the
 // mock's (on its clock): at-least-once, exponential backoff with jitter over about a day, a `410`
 // disables at once, a long failure streak disables too.
 import { parseDuration } from "./config.ts";

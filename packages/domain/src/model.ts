@@ -6,14 +6,15 @@
 import type { components } from "@oisr/contract/schema";
 
 export type IngestKind = components["schemas"]["RequestKind"];
-export type IdPrefix = "ord" | "shp" | "ret" | "dsp";
+/** The prefixes of the ids the domain makes: the resources it applies (every id prefix: @oisr/contract `IdPrefix`). */
+export type ResourceIdPrefix = "ord" | "shp" | "ret" | "dsp";
 
 /** Injected so that every domain function is deterministic given its inputs. */
 export interface DomainContext {
   /** RFC 3339 timestamp used for created_at / updated_at / received_at / completed_at. */
   now: string;
   /** Returns a fresh server id with the given prefix, e.g. `ord_01JD3X…`. */
-  newId: (prefix: IdPrefix) => string;
+  newId: (prefix: ResourceIdPrefix) => string;
 }
 
 type Schemas = components["schemas"];

@@ -11,14 +11,14 @@ import type {
   ShipmentInput,
 } from "./input.ts";
 import { MemoryState } from "./memory-state.ts";
-import type { ApplyResult, DomainContext, IdPrefix, IngestKind } from "./model.ts";
+import type { ApplyResult, DomainContext, IngestKind, ResourceIdPrefix } from "./model.ts";
 import type { BatchParams } from "./referenced-keys.ts";
 
 export const NOW = "2025-01-10T12:00:00Z";
 
 /** Ids count up per prefix (`ord_1`, `ord_2`…) so expectations can name them. */
 export function testContext(now = NOW): DomainContext {
-  const counters = new Map<IdPrefix, number>();
+  const counters = new Map<ResourceIdPrefix, number>();
   return {
     now,
     newId: (prefix) => {

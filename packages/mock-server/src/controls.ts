@@ -1,5 +1,5 @@
 // The test controls of a mock: state (reset, seed, accounts), time, and scenarios.
-import { RATE_LIMIT_SCOPES, toApiKey, toWebhookSubscription } from "@oisr/contract";
+import { RATE_LIMIT_SCOPES, toApiKey, toRequestRecord, toWebhookSubscription } from "@oisr/contract";
 import { applyBatch, type IngestBodies, type IngestKind } from "@oisr/domain";
 import {
   ControlError,
@@ -15,7 +15,7 @@ import type { MockCore } from "./core.ts";
 import { HttpProblem } from "./http/problem.ts";
 import type { AccountView, MockControls, MockRequest, MockStoreView } from "./public-types.ts";
 import { MOCK_TOKEN } from "./public-types.ts";
-import { type Account, type RequestEntry, toRequestRecord } from "./store/account.ts";
+import type { Account, RequestEntry } from "./store/account.ts";
 import type {
   ApiKey,
   InventoryLevel,
@@ -23,7 +23,7 @@ import type {
   RequestRecord,
   Return,
   Shipment,
-  WebhookEvent,
+  WebhookEventBody,
   WebhookSubscription,
 } from "./types.ts";
 
@@ -59,7 +59,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
     shipments: () => account.state.allShipments() as Shipment[],
     inventory: () => account.state.allInventoryLevels() as InventoryLevel[],
     requests: () => account.requests.map((e) => toMockRequest(e, account.id)),
-    events: () => account.events.map((e) => e.event as WebhookEvent),
+    events: () => account.events.map((e) => e.event as WebhookEventBody),
     subscriptions: () =>
       [...account.subscriptions.values()].map((s) => toWebhookSubscription(s) as WebhookSubscription),
     apiKeys: () => {
@@ -195,7 +195,7 @@ export function createControls(core: MockCore): { controls: MockControls; store:
       return accounts
         .flatMap((a) => a.events)
         .sort((a, b) => a.at - b.at)
-        .map((e) => e.event as WebhookEvent)
+        .map((e) => e.event as WebhookEventBody)
         .filter((e) => options.type === undefined || e.type === options.type);
     },
     requests(options = {}) {

@@ -33,6 +33,6 @@ export type {
   ReturnInput,
   Shipment,
   ShipmentInput,
-  WebhookEvent,
+  WebhookEventBody,
   WebhookSubscription,
 } from "./types.ts";

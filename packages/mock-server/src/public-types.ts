@@ -17,7 +17,7 @@ import type {
   ReturnInput,
   Shipment,
   ShipmentInput,
-  WebhookEvent,
+  WebhookEventBody,
   WebhookSubscription,
 } from "./types.ts";
 
@@ -88,7 +88,7 @@ export interface AccountView {
   shipments(): Shipment[];
   inventory(): InventoryLevel[];
   requests(): MockRequest[];
-  events(): WebhookEvent[];
+  events(): WebhookEventBody[];
   subscriptions(): WebhookSubscription[];
   /** The account's API keys as `GET /api_keys/{id}` shows them (no secrets), oldest first. */
   apiKeys(): ApiKey[];
@@ -122,7 +122,7 @@ export interface MockControls {
   /** The next `calls` calls are 503 `service_unavailable` with `Retry-After` (as if the database were down). */
   unavailable(calls?: number, options?: { retryAfterSeconds?: number }): void;
   /** Webhook events recorded so far (delivered or not), oldest first. */
-  events(options?: { token?: string; type?: string }): WebhookEvent[];
+  events(options?: { token?: string; type?: string }): WebhookEventBody[];
   /** Ingest requests accepted so far, oldest first. */
   requests(options?: { token?: string; status?: string; kind?: RequestKind }): MockRequest[];
   /**

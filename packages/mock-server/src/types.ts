@@ -23,12 +23,8 @@ export type WebhookSubscription = Schemas["WebhookSubscription"];
 export type ApiKey = Schemas["ApiKey"];
 export type Permission = Schemas["Permission"];
 
-/** A webhook event as delivered: `{id, type, created_at, api_key_id, data: {object}}`. */
-export interface WebhookEvent {
-  id: string;
-  type: string;
-  created_at: string;
-  /** The key whose call caused the event (`null` for events no call caused). */
-  api_key_id: string | null;
-  data: { object: unknown };
-}
+/**
+ * A webhook event as delivered: `{id, type, created_at, api_key_id, data: {object}}`, any type.
+ * (`@oisr/sdk`'s `WebhookEvent` is the union of the typed events the spec defines.)
+ */
+export type { WebhookEventBody } from "@oisr/contract";

@@ -11,6 +11,7 @@ import {
   type RateLimits,
   rateLimitsWith,
   readSharedSettings,
+  WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "@oisr/contract";
 import { type TelemetryConfig, telemetryConfig } from "./telemetry/settings.ts";
 
@@ -79,6 +80,34 @@ function pooling(value: string | undefined): Config["databasePooling"] {
   if (value === undefined || value === "" || value === "none") return "none";
   if (value === "transaction") return "transaction";
   throw new Error(`OISR_DATABASE_POOLING must be none or transaction`);
+}
+
+/**
+ * A configuration from the settings given and every other one at its default: what a process with
+ * no OISR_* variable set would run with. Tests and embedders use it, so no caller re-applies a
+ * default of its own.
+ */
+export function configWith(settings: Partial<Config>): Config {
+  // A setting given as undefined is left out, not set: it keeps its default.
+  const given = Object.fromEntries(Object.entries(settings).filter(([, value]) => value !== undefined));
+  return { ...loadConfig({}), ...given };
+}
+
+/**
+ * The webhook attempt's lease and timeout: OISR_WEBHOOK_LEASE_MS, else the contract's attempt
+ * timeout plus 50 s, so a lease runs out only when its dispatcher died. A shorter lease shortens the
+ * timeout too (half the lease, at most the contract's), so an attempt never outlives its lease.
+ */
+export function webhookTiming(config: Pick<Config, "webhookLeaseMs">): {
+  leaseMs: number;
+  timeoutMs: number;
+} {
+  if (!config.webhookLeaseMs)
+    return { leaseMs: WEBHOOK_ATTEMPT_TIMEOUT_MS + 50_000, timeoutMs: WEBHOOK_ATTEMPT_TIMEOUT_MS };
+  return {
+    leaseMs: config.webhookLeaseMs,
+    timeoutMs: Math.min(WEBHOOK_ATTEMPT_TIMEOUT_MS, Math.ceil(config.webhookLeaseMs / 2)),
+  };
 }
 
 export function loadConfig(env: Environment = process.env): Config {

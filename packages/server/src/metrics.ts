@@ -2,14 +2,14 @@
 // Names, and which to sum or max across processes, are explained in docs/operations/README.md.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import { OPEN_STATUSES, type QueueStats, REQUEST_KINDS } from "./queue/index.ts";
-import type { WebhookLag } from "./webhooks/deliveries-store.ts";
+import type { WebhookLag } from "./webhooks/sql/index.ts";
 import { ROLLBACK_REASONS } from "./worker/rollback.ts";
 
 /** What the gauges read from the database at scrape time; each read touches a few rows, never a backlog. */
 export interface GaugeSources {
   /** queue/maintenance.ts `stats`. */
   queue: () => Promise<QueueStats>;
-  /** webhooks/deliveries-store.ts `readWebhookLag`. */
+  /** webhooks/sql/history.ts `readWebhookLag`. */
   webhooks: () => Promise<WebhookLag>;
   /**
    * A read that takes longer leaves the gauges as they were for this scrape. Prometheus gives a

@@ -76,14 +76,6 @@ export async function startServer(config: Config, options: { logger?: Logger } =
       config,
       logger,
       database: services.database,
-      // Attempts and outbox events follow the request records' retention (30 days by default).
-      retentionDays: config.requestRetentionDays,
-      ...(config.webhookLeaseMs
-        ? {
-            leaseMs: config.webhookLeaseMs,
-            timeoutMs: Math.min(10_000, Math.ceil(config.webhookLeaseMs / 2)),
-          }
-        : {}),
       onAttempt: (outcome) => services.metrics.webhookDeliveries.inc({ outcome }),
     });
     stops.push(() => dispatcher.stop());

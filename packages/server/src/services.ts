@@ -1,8 +1,7 @@
 // Every store over one database, built once: `serve` hands them to the API (createApp) and the
 // workers, the CLI and tests use them directly. Only what is tied to one worker's identity (its
 // queue leases, a dispatcher's delivery claims) is built by that worker.
-import { DEFAULT_REQUEST_RETENTION_DAYS } from "@oisr/contract";
-import type { Config } from "./config.ts";
+import { type Config, configWith } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
 import { createCursors } from "./http/cursor.ts";
 import { createMetrics } from "./metrics.ts";
@@ -12,9 +11,9 @@ import { createAccountStore } from "./store/accounts.ts";
 import { createApiKeyStore } from "./store/api-keys.ts";
 import { createResourceStore } from "./store/resources.ts";
 import { sharedSecret } from "./store/secrets.ts";
-import { createDeliveryHistory, readWebhookLag } from "./webhooks/deliveries-store.ts";
-import { createSubscriptionStore } from "./webhooks/subscriptions-store.ts";
+import { createDeliveryHistory, createSubscriptionStore, readWebhookLag } from "./webhooks/sql/index.ts";
 
+/** The database, and any setting to change from its default (config.ts configWith fills in the rest). */
 export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
   Partial<
     Pick<
@@ -24,11 +23,12 @@ export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
   >;
 
 /**
- * `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS); without them, the contract's.
- * Without `cursorSecret`, cursors are signed with a key kept in the database, so every process on
- * it reads the cursors any other issued.
+ * `rateLimits` are the deployment's defaults (OISR_RATE_LIMITS). Without `cursorSecret`, cursors
+ * are signed with a key kept in the database, so every process on it reads the cursors any other
+ * issued.
  */
-export async function openServices(config: ServicesConfig) {
+export async function openServices(settings: ServicesConfig) {
+  const config = configWith(settings);
   const database: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
@@ -42,14 +42,13 @@ export async function openServices(config: ServicesConfig) {
       throw err;
     }));
   const requests = createRequestStore(database);
-  const retentionDays = config.requestRetentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS;
   return {
     database,
     accounts: createAccountStore(database, config.rateLimits),
     apiKeys: createApiKeyStore(database),
     requests,
     resources: createResourceStore(database),
-    events: createEventStore(database, retentionDays),
+    events: createEventStore(database, config.requestRetentionDays),
     webhookSubscriptions: createSubscriptionStore(database),
     webhookDeliveries: createDeliveryHistory(database),
     cursors: createCursors(cursorSecret),

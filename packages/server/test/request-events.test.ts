@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { loadConfig } from "../src/config.ts";
 import { EVENTS_CHANNEL } from "../src/db/channels.ts";
 import { sql } from "../src/db/client.ts";
-import { createWorkerQueue, type StageLimits, toRequestRecord } from "../src/queue/index.ts";
+import { createWorkerQueue, requestRecordOfRow, type StageLimits } from "../src/queue/index.ts";
 import type { Services } from "../src/services.ts";
 import {
   badOrder,
@@ -51,7 +51,7 @@ async function records(accountId: string, ids: string[]): Promise<FinalRequestRe
   return Promise.all(
     ids.map(async (id) => {
       const row = await services.requests.get(accountId, id);
-      const record = row && toRequestRecord(row);
+      const record = row && requestRecordOfRow(row);
       if (!record || !isFinalRecord(record)) throw new Error(`request ${id} is not final`);
       return record;
     }),

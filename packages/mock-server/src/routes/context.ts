@@ -1,5 +1,13 @@
 // What a route handler gets: the authenticated account and key, validated inputs, and the mock's parts.
-import { limitOf, retentionCutoff } from "@oisr/contract";
+import {
+  limitOf,
+  type OperationBody,
+  type OperationParams,
+  type OperationQuery,
+  idPage as pageOfIds,
+  retentionCutoff,
+  type SuccessStatus,
+} from "@oisr/contract";
 import type { operations } from "@oisr/contract/schema";
 import type { Clock } from "../clock.ts";
 import type { CursorCodec } from "../http/cursor.ts";
@@ -30,24 +38,9 @@ export type ApiOperationId = {
   [Id in keyof operations]: 401 extends keyof operations[Id]["responses"] ? Id : never;
 }[keyof operations];
 
-type Operation<Id extends ApiOperationId> = operations[Id];
-type Responses<Id extends ApiOperationId> = Operation<Id>["responses"];
+type Responses<Id extends ApiOperationId> = operations[Id]["responses"];
 
-/** The generator writes `path?: never` (or `query?: never`) for an operation that has none. */
-type Present<T> = [Exclude<T, undefined>] extends [never] ? Record<string, never> : Exclude<T, undefined>;
-
-/** Path parameters, as the operation table matched them (the spec's are all strings). */
-export type OperationParams<Id extends ApiOperationId> = Present<Operation<Id>["parameters"]["path"]>;
-
-/** The query once validated: coerced to the spec's types (`limit` a number), unknown ones refused. */
-export type OperationQuery<Id extends ApiOperationId> = Present<Operation<Id>["parameters"]["query"]>;
-
-type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : undefined;
-
-/** The JSON body once validated (defaults filled in); `undefined` for operations that take none. */
-export type OperationBody<Id extends ApiOperationId> = JsonContent<Operation<Id>["requestBody"]>;
-
-type SuccessStatus<Id extends ApiOperationId> = Extract<keyof Responses<Id>, 200 | 201 | 202 | 204>;
+export type { OperationBody, OperationParams, OperationQuery } from "@oisr/contract";
 
 type Answer<Status, Body> = { status: Status; body: Body; headers?: Record<string, string> };
 
@@ -116,7 +109,7 @@ export const ok = <T>(body: T, headers?: Record<string, string>) => ({ status: 2
 
 export { limitOf, stringFilters } from "@oisr/contract";
 
-/** A newest-first page keyed by id; an empty page keeps the position it was asked from. */
+/** A newest-first page of `rows` keyed by id, from the call's cursor and limit (the contract's idPage, as the server's). */
 export async function idPage<R extends { id: string }, T>(
   ctx: RouteBase & { query: { cursor?: string; limit?: number } },
   rows: R[],
@@ -129,12 +122,7 @@ export async function idPage<R extends { id: string }, T>(
     .filter((r) => before === null || r.id < before)
     .sort((a, b) => (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
     .slice(0, limit + 1);
-  const data = sorted.slice(0, limit);
-  return {
-    data: data.map(map),
-    next_cursor: await cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
-    has_more: sorted.length > limit,
-  };
+  return pageOfIds(cursors, sorted, limit, before, map);
 }
 
 /** The oldest instant (ms) the mock still shows: request records, events and recoveries before it are gone, as on the server. */

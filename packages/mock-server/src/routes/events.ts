@@ -2,12 +2,13 @@
 // order they were recorded (the mock applies one request at a time, so that is commit order), each
 // at its 1-based place in `account.events`, which only ever grows. `webhook.test` events are not
 // listed nor found, and events past the request retention are gone.
+
+import type { WebhookEventBody } from "@oisr/contract";
 import { eventFeedFilters, eventNotFound, eventTypesOf, readFeed, TEST_EVENT_TYPE } from "@oisr/contract";
-import type { WebhookEvent } from "../store/account.ts";
 import { ok, type RouteBase, type RouteHandler, type RouteTable, retentionCutoffMs } from "./context.ts";
 
 /** The account's listed events with their feed positions, oldest first. */
-function listed(ctx: RouteBase): { seq: number; body: WebhookEvent }[] {
+function listed(ctx: RouteBase): { seq: number; body: WebhookEventBody }[] {
   const cutoff = retentionCutoffMs(ctx.runtime);
   return ctx.account.events.flatMap((e, i) =>
     e.event.type !== TEST_EVENT_TYPE && e.at >= cutoff ? [{ seq: i + 1, body: e.event }] : [],

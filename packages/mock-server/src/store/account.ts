@@ -1,13 +1,12 @@
 // One account's data: the domain's in-memory state plus everything the server keeps in its
 // tables around it (feed positions, request records, idempotency keys, webhook subscriptions,
 // deliveries and events, rate-limit windows).
-import {
-  type DeliveryTrigger,
-  type RecoveryRecord,
-  toRequestRecord as requestRecordOf,
-  type StoredRequest,
-  type WebhookEventBody,
-  type WebhookRecovery,
+import type {
+  DeliveryTrigger,
+  RecoveryRecord,
+  StoredRequest,
+  WebhookEventBody,
+  WebhookRecovery,
 } from "@oisr/contract";
 import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";
 import { MemoryState } from "@oisr/domain";
@@ -103,9 +102,6 @@ export interface Recovery extends RecoveryRecord {
   completedAt: number | null;
 }
 
-/** A webhook event as delivered: `{id, type, created_at, api_key_id, data: {object}}`. */
-export type WebhookEvent = WebhookEventBody;
-
 export interface FeedPosition {
   seq: number;
   version: number;
@@ -124,7 +120,7 @@ export class Account {
   readonly subscriptions = new Map<string, Subscription>();
   readonly deliveries: Delivery[] = [];
   readonly recoveries = new Map<string, Recovery>();
-  readonly events: { event: WebhookEvent; accountId: string; at: number }[] = [];
+  readonly events: { event: WebhookEventBody; accountId: string; at: number }[] = [];
   readonly rateWindows = new RateWindows();
   /** Per-account limits (the server's `accounts.rate_limits`); null uses the mock's defaults. */
   rateLimits: Partial<RateLimits> | null = null;
@@ -155,8 +151,5 @@ export class Account {
     return this.requests.find((r) => r.status === "pending" || r.status === "processing");
   }
 }
-
-/** The record `GET /requests/{request_id}` answers: the contract's mapping, as the server's. */
-export const toRequestRecord = (entry: RequestEntry) => requestRecordOf(entry);
 
 export type { RequestRecord } from "@oisr/contract";

@@ -4,12 +4,12 @@
 // that reaches its final status records its `request.<status>` event, as the server writes it in the
 // transaction that sets the status: after the request's return events, one per request, none for a
 // retried attempt.
-import { isFinalRecord, requestEventObject, requestEventType } from "@oisr/contract";
+import { isFinalRecord, requestEventObject, requestEventType, toRequestRecord } from "@oisr/contract";
 import { applyBatch, type IngestBodies, type IngestKind } from "@oisr/domain";
 import type { Clock } from "../clock.ts";
 import type { ResolvedOptions } from "../options.ts";
 import type { WebhookDispatcher } from "../webhooks/dispatcher.ts";
-import { type Account, type RequestEntry, toRequestRecord } from "./account.ts";
+import type { Account, RequestEntry } from "./account.ts";
 import type { MockStore } from "./store.ts";
 
 export const DEAD_ERROR = {

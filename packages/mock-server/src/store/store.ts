@@ -2,13 +2,12 @@
 // account of its own (made on first use) whose key holds every permission, unless it was minted
 // for an existing account or revoked; keys made through `/api_keys` have their own permissions,
 // expiry and secrets (store/api-keys.ts).
+import type { IdPrefix } from "@oisr/contract";
 import type { Clock } from "../clock.ts";
 import { newToken, ulidFactory } from "../ids.ts";
 import { Account } from "./account.ts";
 import { ApiKeyRing, type MockApiKey } from "./api-keys.ts";
 import type { RateLimitScope } from "./rate-limit.ts";
-
-export type IdPrefix = "acc" | "ord" | "shp" | "ret" | "dsp" | "whs" | "evt" | "whd" | "whr";
 
 /** A call's credentials: the account and the key whose secret it sent. */
 export interface Credentials {

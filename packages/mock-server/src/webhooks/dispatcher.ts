@@ -4,6 +4,8 @@
 // `410 Gone` disables the subscription: @oisr/contract's signing, URL rules and retry policy, as
 // on the server. Like the server, a receiver's `429`/`503` with `Retry-After` pauses its
 // subscription, and at most `subscriptionConcurrency` attempts per subscription are in flight.
+
+import type { WebhookEventBody } from "@oisr/contract";
 import {
   type AttemptResult,
   afterFailedAttempt,
@@ -24,7 +26,7 @@ import {
 import type { DomainEvent } from "@oisr/domain";
 import type { Clock } from "../clock.ts";
 import type { ResolvedOptions } from "../options.ts";
-import type { Account, Delivery, Recovery, Subscription, WebhookEvent } from "../store/account.ts";
+import type { Account, Delivery, Recovery, Subscription } from "../store/account.ts";
 import type { MockStore } from "../store/store.ts";
 import { queueRecovery } from "./recovery.ts";
 
@@ -36,7 +38,7 @@ export class WebhookDispatcher {
   readonly #clock: Clock;
   readonly #options: ResolvedOptions["webhooks"];
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #payloads = new Map<string, WebhookEvent>();
+  readonly #payloads = new Map<string, WebhookEventBody>();
   /** The trace id of the call that caused each event: every delivery of it sends a traceparent with it. */
   readonly #traceIds = new Map<string, string>();
   /** Recoveries still `running`: each queues its window on the next tick (or `settle()`). */
@@ -58,7 +60,7 @@ export class WebhookDispatcher {
     events: DomainEvent[],
     traceId?: string,
     apiKeyId: string | null = null,
-  ): WebhookEvent[] {
+  ): WebhookEventBody[] {
     return events.map((e) => {
       const event = this.#record(account, e.type, e.return, this.#clock.now(), traceId, apiKeyId);
       this.#fanOut(account, event);
@@ -74,7 +76,7 @@ export class WebhookDispatcher {
     at: number,
     traceId?: string,
     apiKeyId: string | null = null,
-  ): WebhookEvent {
+  ): WebhookEventBody {
     const event = this.#record(account, type, object, at, traceId, apiKeyId);
     this.#fanOut(account, event);
     return event;
@@ -97,7 +99,7 @@ export class WebhookDispatcher {
   }
 
   /** A new sending of a recorded event (`POST …/retry`, a recovery): attempt 1, the whole schedule. */
-  resend(account: Account, s: Subscription, event: WebhookEvent, trigger: "retry" | "recover"): Delivery {
+  resend(account: Account, s: Subscription, event: WebhookEventBody, trigger: "retry" | "recover"): Delivery {
     this.#payloads.set(event.id, event);
     return this.#newDelivery(account, s, event, 1, this.#clock.now(), trigger);
   }
@@ -183,7 +185,7 @@ export class WebhookDispatcher {
     now = this.#clock.now(),
     traceId?: string,
     apiKeyId: string | null = null,
-  ): WebhookEvent {
+  ): WebhookEventBody {
     const event = webhookEventBody(this.#store.newId("evt"), type, now, apiKeyId, structuredClone(object));
     if (traceId) this.#traceIds.set(event.id, traceId);
     account.events.push({ event, accountId: account.id, at: now });
@@ -191,7 +193,7 @@ export class WebhookDispatcher {
     return event;
   }
 
-  #fanOut(account: Account, event: WebhookEvent): void {
+  #fanOut(account: Account, event: WebhookEventBody): void {
     const now = this.#clock.now();
     for (const s of account.subscriptions.values()) {
       // A subscription receives what happens after it was made.
@@ -204,7 +206,7 @@ export class WebhookDispatcher {
   #newDelivery(
     account: Account,
     s: Subscription,
-    event: WebhookEvent,
+    event: WebhookEventBody,
     attempt: number,
     asked: number,
     trigger: Delivery["trigger"],
@@ -320,7 +322,7 @@ export class WebhookDispatcher {
     this.#recordAttempt(account, subscription, delivery, event, result);
   }
 
-  async #send(subscription: Subscription, event: WebhookEvent): Promise<AttemptResult> {
+  async #send(subscription: Subscription, event: WebhookEventBody): Promise<AttemptResult> {
     const started = typeof performance !== "undefined" ? performance.now() : Date.now();
     const elapsed = () => (typeof performance !== "undefined" ? performance.now() : Date.now()) - started;
     const check = classifyWebhookUrl(subscription.url, this.#options.allowPrivateNetworks);
@@ -367,7 +369,7 @@ export class WebhookDispatcher {
     account: Account,
     s: Subscription,
     d: Delivery,
-    event: WebhookEvent,
+    event: WebhookEventBody,
     result: AttemptResult,
   ): void {
     const now = this.#clock.now();

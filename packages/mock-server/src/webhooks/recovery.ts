@@ -2,15 +2,17 @@
 // (trigger `recover`) of every recorded event created in [since, until) whose type the subscription
 // receives when the recovery runs, `webhook.test` never. The mock queues the whole window in one
 // step (its events are in memory), so a recovery is `running` from its 202 until the next tick.
+
+import type { WebhookEventBody } from "@oisr/contract";
 import { TEST_EVENT_TYPE } from "@oisr/contract";
-import type { Account, Recovery, Subscription, WebhookEvent } from "../store/account.ts";
+import type { Account, Recovery, Subscription } from "../store/account.ts";
 
 /** Queues a recovery's window with `resend` (the dispatcher's) and completes it. */
 export function queueRecovery(
   account: Account,
   recovery: Recovery,
   now: number,
-  resend: (s: Subscription, event: WebhookEvent) => void,
+  resend: (s: Subscription, event: WebhookEventBody) => void,
 ): void {
   if (recovery.status !== "running") return;
   const s = account.subscriptions.get(recovery.subscriptionId);

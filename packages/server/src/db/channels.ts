@@ -8,3 +8,9 @@ export const REQUESTS_CHANNEL = "oisr_requests";
 
 /** Webhook dispatchers (webhooks/dispatcher.ts): outbox events or attempts to send. Payload: the account id. */
 export const EVENTS_CHANNEL = "oisr_events";
+
+/**
+ * Webhook dispatchers: a receiver asked to slow down (webhooks/sql/attempts.ts record(), at
+ * commit). Payload: webhooks/sql/pauses.ts `pauseNotice`, the subscription and when its pause ends.
+ */
+export const WEBHOOK_PAUSES_CHANNEL = "oisr_webhook_pauses";

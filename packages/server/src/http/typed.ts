@@ -1,39 +1,25 @@
 // Handler types from the spec: a route's request and response are the generated `operations`
-// entry's (@oisr/contract/schema, made from spec/openapi.yaml), so a spec change that a handler
-// does not follow fails the typecheck instead of the contract tests.
-import type { operations } from "@oisr/contract/schema";
+// entry's (@oisr/contract's operation-types.ts, which the mock's route table reads too), so a spec
+// change that a handler does not follow fails the typecheck instead of the contract tests.
+import type {
+  OperationBody,
+  OperationId,
+  OperationParams,
+  OperationQuery,
+  OperationResponse,
+  SuccessStatus,
+} from "@oisr/contract";
 import type { NextFunction, Request, RequestHandler, Response } from "express";
 
-export type OperationId = keyof operations;
+export type {
+  OperationBody,
+  OperationId,
+  OperationParams,
+  OperationQuery,
+  OperationResponse,
+} from "@oisr/contract";
 
-type Operation<Op extends OperationId> = operations[Op];
-type Responses<Op extends OperationId> = Operation<Op>["responses"];
-
-/** The generator writes `path?: never` (or `query?: never`) for an operation that has none. */
-type Present<T> = [Exclude<T, undefined>] extends [never] ? Record<string, never> : Exclude<T, undefined>;
-
-/** Path parameters, as the route template matched them (the spec's are all strings). */
-export type OperationParams<Op extends OperationId> = Present<Operation<Op>["parameters"]["path"]>;
-
-/**
- * Query parameters once the OpenAPI middleware has checked them: it coerces them to the spec's
- * types in place (`limit` arrives as a number) and refuses unknown ones.
- */
-export type OperationQuery<Op extends OperationId> = Present<Operation<Op>["parameters"]["query"]>;
-
-type JsonContent<T> = T extends { content: { "application/json": infer Body } } ? Body : undefined;
-
-/** The JSON body once validated (defaults filled in); `undefined` for operations that take none. */
-export type OperationBody<Op extends OperationId> = JsonContent<Operation<Op>["requestBody"]>;
-
-/** The JSON body the spec gives `status` of the operation; `never` when it has none (204). */
-export type OperationResponse<
-  Op extends OperationId,
-  Status extends keyof Responses<Op>,
-> = Responses<Op>[Status] extends { content: { "application/json": infer Body } } ? Body : never;
-
-/** Errors are thrown as problems (http/errors.ts): a handler only ever sends a success body. */
-type SuccessStatus<Op extends OperationId> = Extract<keyof Responses<Op>, 200 | 201 | 202 | 204>;
+// Errors are thrown as problems (http/errors.ts): a handler only ever sends a success body.
 export type OperationSuccess<Op extends OperationId> = {
   [Status in SuccessStatus<Op>]: OperationResponse<Op, Status>;
 }[SuccessStatus<Op>];

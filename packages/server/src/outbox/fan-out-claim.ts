@@ -1,4 +1,4 @@
-// The fan-out's two statements on `events` (webhooks/fan-out.ts turns the claimed events into
+// The fan-out's two statements on `events` (webhooks/sql/fan-out.ts turns the claimed events into
 // deliveries in between, in the same transaction). Claiming with SKIP LOCKED lets several
 // dispatchers fan out at once, each on other events, without waiting on one another.
 import { sql } from "drizzle-orm";

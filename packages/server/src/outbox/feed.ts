@@ -22,7 +22,7 @@ import type { FeedRow } from "../store/resources.ts";
 type Event = components["schemas"]["Event"];
 
 /**
- * An event's body as it is served, on GET /events and to webhooks (deliveries-store.ts): events
+ * An event's body as it is served, on GET /events and to webhooks (webhooks/sql/attempts.ts): events
  * stored before API keys have no `api_key_id`, which reads as null; `||` keeps a stored one.
  */
 export const servedEventBody = (payload: SQL | typeof events.payload): SQL =>

@@ -1,4 +1,4 @@
-// Retention of the `events` outbox (decision 004; webhooks/retention.ts prunes attempts and
+// Retention of the `events` outbox (decision 004; webhooks/sql/retention.ts prunes attempts and
 // recoveries the same way): small batches, each its own statement, so a large backlog never holds
 // locks for long, and rows another dispatcher is pruning are skipped (SKIP LOCKED), not waited for.
 import { retentionCutoff, TEST_EVENT_TYPE } from "@oisr/contract";
@@ -6,7 +6,7 @@ import { sql } from "drizzle-orm";
 import { encodeTime } from "ulidx";
 import type { Database } from "../db/client.ts";
 
-/** How retention passes (this one and webhooks/retention.ts) delete. */
+/** How retention passes (this one and webhooks/sql/retention.ts) delete. */
 export interface PruneOptions {
   /** Rows deleted per statement. */
   batchSize?: number;

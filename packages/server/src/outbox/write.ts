@@ -6,7 +6,7 @@
 //   transaction that sets the request's final status, so a retried request writes nothing until
 //   then and a rolled-back attempt leaves no event. The body is @oisr/contract's `requestEvent`,
 //   the mock's too, from the record GET /requests/{id} answers;
-// - `webhook.test` (webhooks/subscriptions-store.ts): no feed position, stored already fanned out.
+// - `webhook.test` (webhooks/sql/subscriptions.ts): no feed position, stored already fanned out.
 // Rows travel as one JSON parameter, so the statement has one fixed text, prepared once; when a row
 // awaits fan-out the same statement wakes the dispatchers at commit (pg_notify), so no writer has
 // to remember to.

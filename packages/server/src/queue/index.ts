@@ -13,7 +13,7 @@ import { createTransitions } from "./transitions.ts";
 
 export type { AcceptOutcome, IngestAck, NewRequest } from "./accept.ts";
 export type { QueueStats } from "./maintenance.ts";
-export { iso, type RequestRow, toRequestRecord } from "./records.ts";
+export { iso, type RequestRow, requestRecordOfRow } from "./records.ts";
 export * from "./statuses.ts";
 export {
   LeaseLost,

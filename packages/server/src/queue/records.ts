@@ -15,7 +15,7 @@ const { body: _body, ...recordColumns } = getTableColumns(requests);
 export type RequestRow = Omit<typeof requests.$inferSelect, "body">;
 
 /** The record GET /requests/{id} returns: the contract's mapping of this row. */
-export function toRequestRecord(row: RequestRow): RequestRecord {
+export function requestRecordOfRow(row: RequestRow): RequestRecord {
   // The columns are plain text and jsonb; the table's CHECK constraints and the worker, the only
   // writer of outcomes, keep them to the spec's enums and shapes.
   return requestRecordOf(row as StoredRequest);

@@ -1,23 +1,18 @@
 // GET /events (the account's events as a feed) and GET /events/{event_id}.
-import { eventFeedFilters, eventNotFound, readFeed } from "@oisr/contract";
+import { eventFeedFilters, eventNotFound } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
 import type { EventStore } from "../outbox/index.ts";
+import { feedPages } from "./feed.ts";
 
 export function eventRoutes(store: EventStore, codec: Cursors): Router {
   const router = Router();
+  const feed = feedPages(codec);
   router.get(
     "/events",
     operation("listEvents", async (req, res) => {
-      const accountId = res.locals.account.id;
-      const page = await readFeed(
-        codec.forAccount(accountId),
-        req.query,
-        eventFeedFilters(req.query),
-        (filters, after, take) => store.feed(accountId, filters, after, take),
-      );
-      res.json(page);
+      res.json(await feed(res, req.query, eventFeedFilters(req.query), store.feed));
     }),
   );
   router.get(

@@ -1,25 +1,20 @@
 // GET /orders (the change feed) and GET /orders/{identifier}.
-import { orderNotFound, readFeed, stringFilters } from "@oisr/contract";
+import { orderNotFound, stringFilters } from "@oisr/contract";
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
 import type { ResourceStore } from "../store/resources.ts";
+import { feedPages } from "./feed.ts";
 
 const FILTERS = ["status", "source", "updated_since"] as const;
 
 export function orderRoutes(store: ResourceStore, codec: Cursors): Router {
   const router = Router();
+  const feed = feedPages(codec);
   router.get(
     "/orders",
     operation("listOrders", async (req, res) => {
-      const accountId = res.locals.account.id;
-      const page = await readFeed(
-        codec.forAccount(accountId),
-        req.query,
-        stringFilters(req.query, FILTERS),
-        (filters, after, take) => store.orderFeed(accountId, filters, after, take),
-      );
-      res.json(page);
+      res.json(await feed(res, req.query, stringFilters(req.query, FILTERS), store.orderFeed));
     }),
   );
   router.get(

@@ -3,7 +3,7 @@ import { limitOf, requestNotFound, requestPage, retentionCutoff, stringFilters }
 import { Router } from "express";
 import type { Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
-import { type RequestStore, toRequestRecord } from "../queue/index.ts";
+import { type RequestStore, requestRecordOfRow } from "../queue/index.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -21,7 +21,7 @@ export function requestRoutes(store: RequestStore, codec: Cursors, retentionDays
         stringFilters(req.query, ["status", "kind"]),
       );
       const rows = await store.list(account.id, filters, before, limit + 1);
-      res.json(await requestPage(cursors, rows, toRequestRecord, { limit, before, filters }));
+      res.json(await requestPage(cursors, rows, requestRecordOfRow, { limit, before, filters }));
     }),
   );
 
@@ -33,7 +33,7 @@ export function requestRoutes(store: RequestStore, codec: Cursors, retentionDays
       if (!row || new Date(row.acceptedAt) < retentionCutoff(new Date(), retentionDays)) {
         throw requestNotFound(id);
       }
-      res.json(toRequestRecord(row));
+      res.json(requestRecordOfRow(row));
     }),
   );
 

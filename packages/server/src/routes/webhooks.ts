@@ -4,8 +4,8 @@
 import {
   deliveryNotFound,
   eventNotFound,
+  idPage,
   limitOf,
-  type Page,
   recoveryLocation,
   recoveryNotFound,
   recoveryWindow,
@@ -21,9 +21,8 @@ import { Router } from "express";
 import type { Config } from "../config.ts";
 import type { AccountCursors, Cursors } from "../http/cursor.ts";
 import { operation } from "../http/typed.ts";
-import type { DeliveryHistory } from "../webhooks/deliveries-store.ts";
+import type { DeliveryHistory, SubscriptionStore } from "../webhooks/sql/index.ts";
 import { checkWebhookUrl, type Resolver } from "../webhooks/ssrf-guard.ts";
-import type { SubscriptionStore } from "../webhooks/subscriptions-store.ts";
 
 export interface WebhookRouteDeps {
   subscriptions: SubscriptionStore;
@@ -34,22 +33,6 @@ export interface WebhookRouteDeps {
   config: Pick<Config, "webhookAllowPrivateNetworks" | "requestRetentionDays">;
   /** DNS for the URL check; injected in tests. */
   resolve?: Resolver;
-}
-
-/** A newest-first page from `limit + 1` rows keyed by id; an empty page keeps the position it was asked from. */
-async function page<R extends { id: string }, T>(
-  cursors: AccountCursors,
-  rows: R[],
-  limit: number,
-  before: string | null,
-  map: (row: R) => T,
-): Promise<Page<T>> {
-  const data = rows.slice(0, limit);
-  return {
-    data: data.map(map),
-    next_cursor: await cursors.encode(data.at(-1)?.id ?? before ?? "", {}),
-    has_more: rows.length > limit,
-  };
 }
 
 export function webhookRoutes(deps: WebhookRouteDeps): Router {
@@ -92,7 +75,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
       const limit = limitOf(req.query);
       const before = await positionOf(cursors, req.query.cursor);
       const rows = await subscriptions.list(account.id, before, limit + 1);
-      res.json(await page(cursors, rows, limit, before, (row) => toWebhookSubscription(row)));
+      res.json(await idPage(cursors, rows, limit, before, (row) => toWebhookSubscription(row)));
     }),
   );
 
@@ -204,7 +187,7 @@ export function webhookRoutes(deps: WebhookRouteDeps): Router {
       const limit = limitOf(req.query);
       const before = await positionOf(cursors, req.query.cursor);
       const rows = await deliveries.list(account.id, subscription.id, before, limit + 1);
-      res.json(await page(cursors, rows, limit, before, toWebhookDelivery));
+      res.json(await idPage(cursors, rows, limit, before, toWebhookDelivery));
     }),
   );
 

@@ -89,7 +89,7 @@ describe("the events feed store", () => {
     await write(b, outbox("return.created"));
     const testId = newId("evt");
     const now = new Date().toISOString();
-    // As subscriptions-store.enqueueTest stores one: no feed position.
+    // As enqueueTest (webhooks/sql/subscriptions.ts) stores one: no feed position.
     await services.database.db.insert(events).values({
       accountId: a,
       id: testId,

@@ -1,5 +1,6 @@
 // Server ids: a type prefix and a ULID, so ids sort by creation time (decision 001).
 import { randomBytes, randomUUID } from "node:crypto";
+import type { IdPrefix } from "@oisr/contract";
 import { monotonicFactory } from "ulidx";
 
 /**
@@ -18,8 +19,6 @@ function pooledRandom(): number {
   return (pool[next++] as number) / 256;
 }
 const ulid = monotonicFactory(pooledRandom);
-
-export type IdPrefix = "acc" | "ord" | "shp" | "ret" | "dsp" | "whs" | "evt" | "whd" | "whr" | "key";
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;

@@ -1,56 +1,67 @@
 // The webhook dispatcher (worker role): fans outbox events out into deliveries and sends them,
 // with bounded concurrency overall and per subscription. It wakes on EVENTS_CHANNEL notifications
-// (db/channels.ts; sent by whoever commits events) and on a timer for retries coming due.
+// (db/channels.ts; sent by whoever commits events) and on a timer for retries coming due. It hears
+// WEBHOOK_PAUSES_CHANNEL too: a receiver's Retry-After, recorded by any dispatcher, puts back the
+// attempts of that subscription this one claimed and has not sent yet (sql/pauses.ts).
 import { randomBytes } from "node:crypto";
 import { hostname } from "node:os";
 import {
+  backpressurePauseMs,
   DEFAULT_DISABLE_POLICY,
-  DEFAULT_REQUEST_RETENTION_DAYS,
-  DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY,
   type DisablePolicy,
   signedWebhookHeaders,
-  WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "@oisr/contract";
 import type { Logger } from "pino";
-import type { Config } from "../config.ts";
-import { EVENTS_CHANNEL } from "../db/channels.ts";
+import { type Config, webhookTiming } from "../config.ts";
+import { EVENTS_CHANNEL, WEBHOOK_PAUSES_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { pruneEvents } from "../outbox/index.ts";
 import { untracedDeliveryTraceparent } from "../telemetry/traceparent.ts";
 import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
-import { type ClaimedDelivery, createDeliveryStore } from "./deliveries-store.ts";
-import { fanOut } from "./fan-out.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
-import { runRecoveryStep } from "./recoveries.ts";
-import { pruneAttempts, pruneRecoveries } from "./retention.ts";
+import {
+  type ClaimedDelivery,
+  createDeliveryStore,
+  fanOut,
+  PausedSubscriptions,
+  type PauseNotice,
+  pauseNotice,
+  pruneAttempts,
+  pruneRecoveries,
+  runRecoveryStep,
+} from "./sql/index.ts";
 import type { Resolver } from "./ssrf-guard.ts";
 
 export interface DispatcherOptions {
-  config: Pick<Config, "webhookAllowPrivateNetworks" | "webhookRetrySchedule"> &
-    Partial<Pick<Config, "webhookSubscriptionConcurrency">>;
+  /** Resolved once, in config.ts (configWith fills in what a test leaves out). */
+  config: Pick<
+    Config,
+    | "webhookAllowPrivateNetworks"
+    | "webhookRetrySchedule"
+    | "webhookSubscriptionConcurrency"
+    | "webhookLeaseMs"
+    | "requestRetentionDays"
+  >;
   database: Database;
   logger: Logger;
   /** Attempts in flight in this process. */
   maxInFlight?: number;
-  /**
-   * Attempts in flight per subscription, so one slow receiver cannot take every slot; default
-   * `config.webhookSubscriptionConcurrency` (OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY), else 4.
-   */
-  perSubscription?: number;
-  timeoutMs?: number;
-  /** Longer than the timeout, so a lease only runs out when its dispatcher died. */
-  leaseMs?: number;
   /** How long stop() lets attempts in flight finish before aborting and releasing them. */
   stopGraceMs?: number;
   disablePolicy?: DisablePolicy;
-  /** How long finished attempts (GET …/deliveries) and finished outbox events are kept. */
-  retentionDays?: number;
   /** Rows deleted per statement when pruning. */
   pruneBatchSize?: number;
   send?: WebhookSender;
   resolve?: Resolver;
   /** Counts each recorded attempt by outcome (Prometheus). */
   onAttempt?: (outcome: "succeeded" | "failed") => void;
+}
+
+/** An attempt on its way: `abort` cuts it short (shutdown), `hold` keeps it from going out (a pause). */
+interface InFlight {
+  claimed: ClaimedDelivery;
+  abort: AbortController;
+  hold: AbortController;
 }
 
 export interface Dispatcher {
@@ -65,12 +76,9 @@ const PRUNE_EVERY_MS = 3_600_000;
 export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
   const { config, database } = options;
   const maxInFlight = options.maxInFlight ?? 16;
-  const perSubscription =
-    options.perSubscription ??
-    config.webhookSubscriptionConcurrency ??
-    DEFAULT_WEBHOOK_SUBSCRIPTION_CONCURRENCY;
-  const timeoutMs = options.timeoutMs ?? WEBHOOK_ATTEMPT_TIMEOUT_MS;
-  const leaseMs = options.leaseMs ?? timeoutMs + 50_000;
+  // Attempts in flight per subscription, across every dispatcher: one slow receiver cannot take every slot.
+  const perSubscription = config.webhookSubscriptionConcurrency;
+  const { leaseMs, timeoutMs } = webhookTiming(config);
   const send = options.send ?? sendWebhook;
   const policy = {
     ...(options.disablePolicy ?? DEFAULT_DISABLE_POLICY),
@@ -79,7 +87,8 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   const dispatcherId = `${hostname()}:${process.pid}:whd:${randomBytes(3).toString("hex")}`;
   const logger = options.logger.child({ dispatcher: dispatcherId });
   const store = createDeliveryStore(database, dispatcherId);
-  const inFlight = new Map<Promise<void>, AbortController>();
+  const inFlight = new Map<Promise<void>, InFlight>();
+  const paused = new PausedSubscriptions();
   let running = true;
   let wake: (() => void) | undefined;
   // A kick that arrives while the loop is busy is remembered, so a notification is never lost.
@@ -89,9 +98,38 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     else kicked = true;
   };
 
-  const unlisten = await database.listen(EVENTS_CHANNEL, kick);
+  /** A receiver's pause, heard from this dispatcher's own record() or another's: holds back what is not sent yet. */
+  function pause(notice: PauseNotice): void {
+    paused.add(notice);
+    const key = PausedSubscriptions.key(notice);
+    for (const attempt of inFlight.values())
+      if (PausedSubscriptions.key(attempt.claimed) === key) attempt.hold.abort();
+  }
 
-  async function deliver(claimed: ClaimedDelivery, abort: AbortController): Promise<void> {
+  const unlisten = await database.listen(EVENTS_CHANNEL, kick);
+  const unlistenPauses = await database
+    .listen(WEBHOOK_PAUSES_CHANNEL, (payload) => {
+      const notice = pauseNotice.read(payload);
+      if (notice) pause(notice);
+    })
+    .catch(async (err: unknown) => {
+      await unlisten().catch(() => {});
+      throw err;
+    });
+
+  /** Gives a claimed attempt back unsent when its subscription is paused; false when it is not. */
+  async function putBack(claimed: ClaimedDelivery, log: Logger): Promise<boolean> {
+    const until = paused.until(claimed);
+    if (until === undefined) return false;
+    await store.release(claimed, until);
+    log.debug(
+      { pausedUntil: new Date(until).toISOString() },
+      "webhook attempt put back: the receiver paused",
+    );
+    return true;
+  }
+
+  async function deliver({ claimed, abort, hold }: InFlight): Promise<void> {
     const log = logger.child({
       deliveryId: claimed.id,
       eventId: claimed.eventId,
@@ -107,6 +145,8 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         secrets: claimed.secrets,
         now: new Date(),
       });
+      // Claimed before a pause committed (the claim skips paused subscriptions): it goes back, not out.
+      if (await putBack(claimed, log)) return;
       // With tracing on, the attempt is a CLIENT span and the receiver gets its traceparent; off,
       // one carrying the trace id of the request that caused the event.
       const span = startDeliverySpan({ ...claimed, deliveryId: claimed.id });
@@ -116,8 +156,18 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         timeoutMs,
         resolve: options.resolve,
         signal: abort.signal,
+        hold: hold.signal,
       });
+      if (result === null) {
+        // Held back before its request went out: the pause that held it is in `paused`.
+        span?.end({ ok: false, error: "put back: the receiver paused the subscription" });
+        if (!(await putBack(claimed, log))) await store.release(claimed);
+        return;
+      }
       span?.end(result);
+      // This dispatcher's other attempts to the receiver hear its pause now, not at the NOTIFY's round trip.
+      const pauseMs = result.ok ? 0 : backpressurePauseMs(result.retryAfterSeconds);
+      if (pauseMs > 0) pause({ ...claimed, untilMs: Date.now() + pauseMs });
       if (abort.signal.aborted && !result.ok) {
         // Cut short by stop(): not the receiver's fault, so it is neither counted nor recorded.
         await store.release(claimed);
@@ -150,7 +200,8 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   function pruneNow(): void {
     if (pruning || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
-    const retentionDays = options.retentionDays ?? DEFAULT_REQUEST_RETENTION_DAYS;
+    // Attempts and outbox events follow the request records' retention (30 days by default).
+    const retentionDays = config.requestRetentionDays;
     const batch = { batchSize: options.pruneBatchSize, shouldStop: () => !running };
     pruning = (async () => {
       const attempts = await pruneAttempts(database, retentionDays, batch);
@@ -181,12 +232,12 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         logger.warn({ err }, "webhook dispatch failed; database unavailable?");
       }
       for (const c of claimed) {
-        const abort = new AbortController();
-        const p: Promise<void> = deliver(c, abort).finally(() => {
+        const attempt: InFlight = { claimed: c, abort: new AbortController(), hold: new AbortController() };
+        const p: Promise<void> = deliver(attempt).finally(() => {
           inFlight.delete(p);
           kick();
         });
-        inFlight.set(p, abort);
+        inFlight.set(p, attempt);
       }
       if (!running) break;
       if (fanned > 0 || recovering || (free > 0 && claimed.length === free)) continue;
@@ -219,11 +270,12 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       await pruning;
       const all = [...inFlight.keys()];
       const grace = setTimeout(() => {
-        for (const abort of inFlight.values()) abort.abort();
+        for (const attempt of inFlight.values()) attempt.abort.abort();
       }, options.stopGraceMs ?? 2000);
       await Promise.allSettled(all);
       clearTimeout(grace);
       await unlisten().catch(() => {});
+      await unlistenPauses().catch(() => {});
     },
   };
 }

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { createServer } from "node:net";
 import { HTTP_STATUS_TEXT } from "@oisr/contract";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { pinnedLookup, sendWebhook } from "./http-sender.ts";
+import { pinnedLookup, type SendOptions, sendWebhook as sendOrHold } from "./http-sender.ts";
 import type { Resolver } from "./ssrf-guard.ts";
 import { type Receiver, startReceiver } from "./test-support.ts";
 
@@ -22,6 +22,13 @@ beforeAll(async () => {
 afterAll(() => receiver.close());
 
 const open = { allowPrivateNetworks: true, timeoutMs: 2000 };
+
+/** sendWebhook without `hold`: it always sends, so it always answers. */
+async function sendWebhook(url: string, headers: Record<string, string>, body: string, options: SendOptions) {
+  const result = await sendOrHold(url, headers, body, options);
+  if (result === null) throw new Error("held back without a hold signal");
+  return result;
+}
 
 describe("sendWebhook", () => {
   it("posts the body and headers, and reports a 2xx as success", async () => {
@@ -103,6 +110,20 @@ describe("sendWebhook", () => {
   it("keeps no body and no content type when the answer has neither", async () => {
     const result = await sendWebhook(receiver.url, {}, "{}", open);
     expect(result).toMatchObject({ ok: true, status: 204, response: { body: null, contentType: null } });
+  });
+
+  it("sends nothing when the subscription was paused (hold) before the request went out", async () => {
+    const before = receiver.received.length;
+    const hold = new AbortController();
+    hold.abort();
+    expect(await sendOrHold(receiver.url, {}, "{}", { ...open, hold: hold.signal })).toBeNull();
+    // The same attempt with the hold not aborted does go out: the receiver sees it, and only it.
+    expect(
+      await sendWebhook(receiver.url, {}, "{}", { ...open, hold: new AbortController().signal }),
+    ).toMatchObject({
+      ok: true,
+    });
+    expect(receiver.received.length).toBe(before + 1);
   });
 
   it("reports a refused connection", async () => {

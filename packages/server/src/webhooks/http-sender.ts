@@ -6,13 +6,13 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import {
+  type AttemptResult,
   answeredAttempt,
   responseSnippet,
   unansweredAttemptError,
   WEBHOOK_RESPONSE_BODY_MAX_BYTES,
   WEBHOOK_USER_AGENT,
 } from "@oisr/contract";
-import type { AttemptResult } from "./deliveries-store.ts";
 import { checkWebhookUrl, type ResolvedAddress, type Resolver } from "./ssrf-guard.ts";
 
 export interface SendOptions {
@@ -21,14 +21,20 @@ export interface SendOptions {
   resolve?: Resolver;
   /** Aborts the attempt (shutdown). */
   signal?: AbortSignal;
+  /**
+   * Aborted when the receiver paused the subscription (Retry-After) while this attempt was on its
+   * way: if the request has not gone out yet, it does not, and the sender answers null.
+   */
+  hold?: AbortSignal;
 }
 
+/** The attempt's outcome, or null when it was not sent because `options.hold` was aborted first. */
 export type WebhookSender = (
   url: string,
   headers: Record<string, string>,
   body: string,
   options: SendOptions,
-) => Promise<AttemptResult>;
+) => Promise<AttemptResult | null>;
 
 /** A `lookup` that answers only with addresses the guard already checked. */
 export function pinnedLookup(addresses: ResolvedAddress[]): LookupFunction {
@@ -50,6 +56,8 @@ export const sendWebhook: WebhookSender = async (url, headers, body, options) =>
     resolve: options.resolve,
   });
   if (!check.ok) return { ok: false, error: `url not allowed: ${check.reason}`, durationMs: elapsed() };
+  // The last moment before the request is written: DNS can take a while, and a pause heard meanwhile still holds it back.
+  if (options.hold?.aborted) return null;
 
   const timeout = AbortSignal.timeout(options.timeoutMs);
   const signal = options.signal ? AbortSignal.any([timeout, options.signal]) : timeout;

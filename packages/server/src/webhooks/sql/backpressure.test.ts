@@ -3,14 +3,14 @@
 // A database of its own, as nextDueInMs looks at every pending attempt.
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../db/client.ts";
-import { events } from "../db/schema.ts";
-import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { newId } from "../store/ids.ts";
-import { type AttemptResult, createDeliveryStore, type RecordPolicy } from "./deliveries-store.ts";
+import type { Database } from "../../db/client.ts";
+import { events } from "../../db/schema.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
+import { newId } from "../../store/ids.ts";
+import { useFreshDatabase } from "../test-support.ts";
+import { type AttemptResult, createDeliveryStore, type RecordPolicy } from "./attempts.ts";
 import { fanOut } from "./fan-out.ts";
-import { createSubscriptionStore } from "./subscriptions-store.ts";
-import { useFreshDatabase } from "./test-support.ts";
+import { createSubscriptionStore } from "./subscriptions.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {

@@ -2,13 +2,13 @@
 // the receiver's pause, and events past the retention period.
 import { and, asc, eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../db/client.ts";
-import { events } from "../db/schema.ts";
-import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { newId } from "../store/ids.ts";
-import { createResendStore } from "./resend-store.ts";
-import { createSubscriptionStore } from "./subscriptions-store.ts";
-import { useFreshDatabase } from "./test-support.ts";
+import type { Database } from "../../db/client.ts";
+import { events } from "../../db/schema.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
+import { newId } from "../../store/ids.ts";
+import { useFreshDatabase } from "../test-support.ts";
+import { createResendStore } from "./resend.ts";
+import { createSubscriptionStore } from "./subscriptions.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {

@@ -1,5 +1,5 @@
 // Webhook subscriptions: CRUD, secret rotation, the test event, and sending events again (retry and
-// recovery: resend-store.ts, recoveries.ts). Every query is scoped by the account, so another
+// recovery: resend.ts, recoveries.ts). Every query is scoped by the account, so another
 // account's subscription is indistinguishable from a missing one.
 import {
   generateWebhookSecret,
@@ -13,17 +13,17 @@ import {
   webhookEventBody,
 } from "@oisr/contract";
 import { and, desc, eq, isNotNull, isNull, lt, sql } from "drizzle-orm";
-import { EVENTS_CHANNEL } from "../db/channels.ts";
-import type { Database, Executor } from "../db/client.ts";
-import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { insertTestEvent } from "../outbox/index.ts";
-import { newId } from "../store/ids.ts";
+import { EVENTS_CHANNEL } from "../../db/channels.ts";
+import type { Database, Executor } from "../../db/client.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
+import { insertTestEvent } from "../../outbox/index.ts";
+import { newId } from "../../store/ids.ts";
 import { createRecoveryStore } from "./recoveries.ts";
-import { createResendStore } from "./resend-store.ts";
+import { createResendStore } from "./resend.ts";
+import { newRound, type SubscriptionRow } from "./rounds.ts";
 
-export { TEST_EVENT_TYPE } from "@oisr/contract";
+export type { SubscriptionRow } from "./rounds.ts";
 
-export type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
 export interface SubscriptionInput {
@@ -203,9 +203,11 @@ export function createSubscriptionStore(database: Database) {
             subscriptionId: subscription.id,
             eventId,
             eventType: TEST_EVENT_TYPE,
-            trigger: "test",
-            attempt: 1,
-            nextAttemptAt: now,
+            ...newRound(
+              "test",
+              { accountId, subscriptionId: subscription.id, eventId },
+              subscription.pausedUntil,
+            ),
             createdAt: now,
           })
           .returning();

@@ -1,14 +1,24 @@
-// Delivery attempts as a queue: pending rows are claimed under a lease with SKIP LOCKED (several
-// dispatchers never make the same attempt at once) and the outcome is recorded only by the lease
-// holder (a dispatcher whose lease ran out records nothing; the attempt is made again, so delivery
-// is at-least-once). A failed attempt schedules the next one as a new pending row.
-import { type AttemptResult, afterFailedAttempt, type DisablePolicy, recordedStatus } from "@oisr/contract";
-import { and, desc, eq, lt, sql } from "drizzle-orm";
-import type { Database, Tx } from "../db/client.ts";
-import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { servedEventBody } from "../outbox/index.ts";
-import { newId } from "../store/ids.ts";
-import { type DeliveryRow, dropPendingDeliveries, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
+// Attempts as a queue (the dispatcher's statements): pending rows are claimed under a lease with
+// SKIP LOCKED (several dispatchers never make the same attempt at once) and the outcome is recorded
+// only by the lease holder (a dispatcher whose lease ran out records nothing; the attempt is made
+// again, so delivery is at-least-once). A failed attempt schedules the next one as a new pending row.
+import {
+  type AttemptResult,
+  afterFailedAttempt,
+  type DisablePolicy,
+  recordedStatus,
+  TEST_EVENT_TYPE,
+} from "@oisr/contract";
+import { and, eq, lt, sql } from "drizzle-orm";
+import { WEBHOOK_PAUSES_CHANNEL } from "../../db/channels.ts";
+import type { Database, Tx } from "../../db/client.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
+import { servedEventBody } from "../../outbox/index.ts";
+import { newId } from "../../store/ids.ts";
+import { createDeliveryHistory } from "./history.ts";
+import { type PauseNotice, pauseNotice } from "./pauses.ts";
+import { nextAttemptOf } from "./rounds.ts";
+import { dropPendingDeliveries } from "./subscriptions.ts";
 
 export interface ClaimedDelivery {
   accountId: string;
@@ -26,6 +36,7 @@ export interface ClaimedDelivery {
 }
 
 export type { AttemptResult } from "@oisr/contract";
+export type { PauseNotice };
 
 export interface RecordPolicy extends DisablePolicy {
   schedule: readonly number[];
@@ -35,8 +46,9 @@ export type RecordOutcome = "succeeded" | "retry" | "failed" | "lease_lost";
 
 /**
  * Moves the subscription's other attempts not yet made to the end of a pause, so the deliveries
- * log shows when each will be made (claim() would hold them back anyway). Attempts in flight are
- * left alone: they finish, and their retries are scheduled after the pause.
+ * log shows when each will be made (claim() would hold them back anyway). Attempts claimed by a
+ * dispatcher are left to it: one not sent yet is put back (putBack) when the pause reaches it
+ * (WEBHOOK_PAUSES_CHANNEL), one already sent finishes and its retry comes after the pause.
  */
 async function holdPending(tx: Tx, claimed: ClaimedDelivery, until: string): Promise<void> {
   await tx
@@ -245,7 +257,16 @@ export function createDeliveryStore(database: Database, workerId: string) {
             ...(lengthens ? { pausedUntil: new Date(pausedNow).toISOString() } : {}),
           })
           .where(subscriptionKey(claimed));
-        if (lengthens) await holdPending(tx, claimed, new Date(pausedNow).toISOString());
+        if (lengthens) {
+          const until = new Date(pausedNow).toISOString();
+          await holdPending(tx, claimed, until);
+          // Delivered at commit, to every dispatcher (this one included): attempts of this
+          // subscription they claimed and have not sent yet go back (putBack) instead of out.
+          await database.rows(
+            sql`select pg_notify(${WEBHOOK_PAUSES_CHANNEL}, ${pauseNotice.write({ ...claimed, untilMs: pausedNow })})`,
+            tx,
+          );
+        }
         if (next !== null) {
           await tx
             .insert(webhookDeliveries)
@@ -255,11 +276,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
               subscriptionId: claimed.subscriptionId,
               eventId: claimed.eventId,
               eventType: claimed.eventType,
-              // The next attempt of the same sending: its round and trigger, read from the attempt it follows.
-              trigger: sql`(select trigger from webhook_deliveries where account_id = ${claimed.accountId} and id = ${claimed.id})`,
-              round: sql`(select round from webhook_deliveries where account_id = ${claimed.accountId} and id = ${claimed.id})`,
-              attempt: claimed.attempt + 1,
-              nextAttemptAt: next,
+              ...nextAttemptOf(claimed, next),
               createdAt: nowIso,
             })
             .onConflictDoNothing();
@@ -269,10 +286,15 @@ export function createDeliveryStore(database: Database, workerId: string) {
       });
     },
 
-    /** Gives an attempt that was cut short (shutdown) back: due again at once. */
-    async release(claimed: ClaimedDelivery): Promise<void> {
+    /**
+     * Gives a claimed attempt back, not sent, counted nowhere: due again at once after a shutdown cut
+     * it short, or when its subscription's pause ends (`pausedUntilMs`, the receiver's Retry-After).
+     */
+    async release(claimed: ClaimedDelivery, pausedUntilMs?: number): Promise<void> {
+      const due =
+        pausedUntilMs === undefined ? sql`now()` : sql`${new Date(pausedUntilMs).toISOString()}::timestamptz`;
       await database.rows(
-        sql`update webhook_deliveries set lease_owner = null, lease_until = null, next_attempt_at = now()
+        sql`update webhook_deliveries set lease_owner = null, lease_until = null, next_attempt_at = greatest(now(), ${due})
              where account_id = ${claimed.accountId} and id = ${claimed.id} and status = 'pending' and lease_owner = ${workerId}`,
       );
     },
@@ -295,56 +317,3 @@ export function createDeliveryStore(database: Database, workerId: string) {
 }
 
 export type DeliveryStore = ReturnType<typeof createDeliveryStore>;
-
-/** The attempt history the API reads (GET …/deliveries): no lease, so no dispatcher identity. */
-export function createDeliveryHistory(database: Database) {
-  const { db } = database;
-  return {
-    /** A subscription's attempts, newest first; `before` is the id the previous page ended at. */
-    async list(
-      accountId: string,
-      subscriptionId: string,
-      before: string | null,
-      limit: number,
-    ): Promise<DeliveryRow[]> {
-      return db
-        .select()
-        .from(webhookDeliveries)
-        .where(
-          and(
-            eq(webhookDeliveries.accountId, accountId),
-            eq(webhookDeliveries.subscriptionId, subscriptionId),
-            before ? lt(webhookDeliveries.id, before) : undefined,
-          ),
-        )
-        .orderBy(desc(webhookDeliveries.id))
-        .limit(limit);
-    },
-  };
-}
-
-export type DeliveryHistory = ReturnType<typeof createDeliveryHistory>;
-
-export interface WebhookLag {
-  /** Age of the oldest event with a delivery still owed, in seconds (0 when none). */
-  oldestUndeliveredAgeSeconds: number;
-}
-
-/**
- * The webhook gauge (/metrics): the oldest event not yet fanned out (first entry of
- * events_undispatched_idx) or with a pending attempt. Event ids are ULIDs, so the lowest event id
- * among pending attempts is the oldest event; with an index on pending attempts' event ids (see
- * docs/operations/README.md) that is one index entry, without it a walk over the pending attempts
- * only (webhook_deliveries_due_idx), never the delivered history.
- */
-export async function readWebhookLag(database: Database): Promise<WebhookLag> {
-  const [row] = await database.rows<{ oldest: string | number | null }>(
-    sql`select extract(epoch from now() - least(
-              (select created_at from events where dispatched_at is null order by seq limit 1),
-              (select e.created_at
-                 from (select account_id, event_id from webhook_deliveries
-                        where status = 'pending' order by event_id limit 1) d
-                 join events e on e.account_id = d.account_id and e.id = d.event_id))) as oldest`,
-  );
-  return { oldestUndeliveredAgeSeconds: Math.max(0, Number(row?.oldest ?? 0)) };
-}

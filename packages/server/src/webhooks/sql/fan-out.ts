@@ -3,11 +3,12 @@
 // so several dispatchers fan out at once); the unique (subscription, event) index makes a repeated
 // fan-out harmless.
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
-import { webhookDeliveries } from "../db/webhook-schema.ts";
-import { claimUndispatched, markDispatched } from "../outbox/index.ts";
-import { newId } from "../store/ids.ts";
-import { type FanOutSpan, startFanOutSpan } from "../telemetry/webhook-spans.ts";
+import type { Database } from "../../db/client.ts";
+import { webhookDeliveries } from "../../db/webhook-schema.ts";
+import { claimUndispatched, markDispatched } from "../../outbox/index.ts";
+import { newId } from "../../store/ids.ts";
+import { type FanOutSpan, startFanOutSpan } from "../../telemetry/webhook-spans.ts";
+import { newRound } from "./rounds.ts";
 
 /** Fans out up to `limit` undispatched events in one transaction; returns how many it took. */
 export async function fanOut(
@@ -37,11 +38,10 @@ export async function fanOut(
            )})`,
       tx,
     );
-    const nowMs = Date.now();
-    const now = new Date(nowMs).toISOString();
-    // A subscription its receiver paused (Retry-After) gets its new deliveries due when the pause ends.
-    const dueAt = (s: { paused_ms: string | number | null }) =>
-      s.paused_ms !== null && Number(s.paused_ms) > nowMs ? new Date(Number(s.paused_ms)).toISOString() : now;
+    const now = new Date().toISOString();
+    // A subscription its receiver paused (Retry-After) gets its new deliveries due when the pause ends (newRound).
+    const pausedUntil = (s: { paused_ms: string | number | null }) =>
+      s.paused_ms === null ? null : new Date(Number(s.paused_ms)).toISOString();
     const rows = picked.flatMap((event) =>
       subscriptions
         // A subscription receives what happens after it was made, not a backlog that was waiting for a dispatcher.
@@ -57,8 +57,11 @@ export async function fanOut(
           subscriptionId: s.id,
           eventId: event.id,
           eventType: event.type,
-          attempt: 1,
-          nextAttemptAt: dueAt(s),
+          ...newRound(
+            "event",
+            { accountId: event.account_id, subscriptionId: s.id, eventId: event.id },
+            pausedUntil(s),
+          ),
           createdAt: now,
         })),
     );

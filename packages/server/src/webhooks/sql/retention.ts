@@ -4,8 +4,8 @@
 // another dispatcher is pruning are skipped, not waited for.
 import { retentionCutoff } from "@oisr/contract";
 import { sql } from "drizzle-orm";
-import type { Database } from "../db/client.ts";
-import { DEFAULT_BATCH, type PruneOptions } from "../outbox/index.ts";
+import type { Database } from "../../db/client.ts";
+import { DEFAULT_BATCH, type PruneOptions } from "../../outbox/index.ts";
 
 /** Runs `deleteBatch` (one statement deleting at most `batch` rows) until a batch comes back short. */
 async function deleteInBatches(

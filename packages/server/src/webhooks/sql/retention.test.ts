@@ -1,17 +1,19 @@
 // Retention of the webhook history on a real database (PGlite, or PostgreSQL when DATABASE_URL is set).
+import { TEST_EVENT_TYPE } from "@oisr/contract";
 import { eq, inArray, sql } from "drizzle-orm";
 import pino from "pino";
 import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../db/client.ts";
-import { events } from "../db/schema.ts";
-import { webhookDeliveries, webhookRecoveries } from "../db/webhook-schema.ts";
-import { pruneEvents } from "../outbox/index.ts";
-import { newId } from "../store/ids.ts";
-import { startDispatcher } from "./dispatcher.ts";
+import { configWith } from "../../config.ts";
+import type { Database } from "../../db/client.ts";
+import { events } from "../../db/schema.ts";
+import { webhookDeliveries, webhookRecoveries } from "../../db/webhook-schema.ts";
+import { pruneEvents } from "../../outbox/index.ts";
+import { newId } from "../../store/ids.ts";
+import { startDispatcher } from "../dispatcher.ts";
+import { useFreshDatabase, waitFor } from "../test-support.ts";
 import { pruneAttempts, pruneRecoveries } from "./retention.ts";
-import { createSubscriptionStore, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
-import { useFreshDatabase, waitFor } from "./test-support.ts";
+import { createSubscriptionStore } from "./subscriptions.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {
@@ -214,10 +216,13 @@ describe("webhook history retention", () => {
     await attempt(acc, sub, old, 3, "succeeded");
     const young = await event(acc, 1);
     const dispatcher = await startDispatcher({
-      config: { webhookAllowPrivateNetworks: true, webhookRetrySchedule: [20] },
+      config: configWith({
+        webhookAllowPrivateNetworks: true,
+        webhookRetrySchedule: [20],
+        requestRetentionDays: 2,
+      }),
       database,
       logger: pino({ level: "silent" }),
-      retentionDays: 2,
       send: async () => ({ ok: true, status: 204, durationMs: 1 }),
     });
     try {

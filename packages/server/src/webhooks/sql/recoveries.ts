@@ -6,11 +6,11 @@
 import { RECOVERY_BATCH_SIZE, type RecoveryWindow } from "@oisr/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
 import { encodeTime } from "ulidx";
-import { EVENTS_CHANNEL } from "../db/channels.ts";
-import type { Database } from "../db/client.ts";
-import { webhookRecoveries } from "../db/webhook-schema.ts";
-import { newId } from "../store/ids.ts";
-import { firstAttemptAt, lockSubscription } from "./resend-store.ts";
+import { EVENTS_CHANNEL } from "../../db/channels.ts";
+import type { Database } from "../../db/client.ts";
+import { webhookRecoveries } from "../../db/webhook-schema.ts";
+import { newId } from "../../store/ids.ts";
+import { lockSubscription, newRound } from "./rounds.ts";
 
 /** How much earlier than `since` the walk along the feed starts (see startRecovery). */
 const START_MARGIN_MS = 3_600_000;
@@ -123,6 +123,11 @@ export async function runRecoveryStep(database: Database, batchSize = RECOVERY_B
     // Delivery ids are made here (ULIDs, in feed order) and paired with the batch by position:
     // the whole batch is one INSERT … SELECT, not a round trip per event.
     const ids = Array.from({ length: batchSize }, () => newId("whd")).join(",");
+    const round = newRound(
+      "recover",
+      { accountId, subscriptionId, eventId: sql.raw("b.id") },
+      subscription.pausedUntil,
+    );
     const [step] = await database.rows<{ matched: number; last_seq: string | number | null; queued: number }>(
       sql`with batch as (
             select e.id, e.type, e.feed_seq,
@@ -137,11 +142,8 @@ export async function runRecoveryStep(database: Database, batchSize = RECOVERY_B
           ), queued as (
             insert into webhook_deliveries
                    (account_id, id, subscription_id, event_id, event_type, trigger, round, attempt, next_attempt_at)
-            select ${accountId}, ids.id, ${subscriptionId}, b.id, b.type, 'recover',
-                   coalesce((select max(d.round) from webhook_deliveries d
-                              where d.account_id = ${accountId} and d.subscription_id = ${subscriptionId}
-                                and d.event_id = b.id), -1) + 1,
-                   1, ${firstAttemptAt(subscription.pausedUntil)}
+            select ${accountId}, ids.id, ${subscriptionId}, b.id, b.type, ${round.trigger},
+                   ${round.round}, ${sql.raw(String(round.attempt))}, ${round.nextAttemptAt}
               from batch b
               join unnest(string_to_array(${ids}, ',')) with ordinality as ids(id, n) on ids.n = b.n
             -- Only an event not fanned out yet can meet its round 0 here: that one sending serves both.

@@ -1,14 +1,14 @@
 // The delivery queue on a real database (PGlite, or PostgreSQL when DATABASE_URL is set).
 import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../db/client.ts";
-import { events } from "../db/schema.ts";
-import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { newId } from "../store/ids.ts";
-import { createDeliveryStore, type RecordPolicy } from "./deliveries-store.ts";
+import type { Database } from "../../db/client.ts";
+import { events } from "../../db/schema.ts";
+import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
+import { newId } from "../../store/ids.ts";
+import { sleep, useFreshDatabase } from "../test-support.ts";
+import { createDeliveryStore, type RecordPolicy } from "./attempts.ts";
 import { fanOut } from "./fan-out.ts";
-import { createSubscriptionStore } from "./subscriptions-store.ts";
-import { sleep, useFreshDatabase } from "./test-support.ts";
+import { createSubscriptionStore } from "./subscriptions.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {

@@ -1,15 +1,16 @@
 // Recovery steps on a real database (PGlite, or PostgreSQL when DATABASE_URL is set): what a
 // recovery queues, in batches, each event once however many dispatchers step through it.
+import { TEST_EVENT_TYPE } from "@oisr/contract";
 import { and, asc, eq } from "drizzle-orm";
 import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
-import type { Database } from "../db/client.ts";
-import { events } from "../db/schema.ts";
-import { webhookDeliveries } from "../db/webhook-schema.ts";
-import { newId } from "../store/ids.ts";
+import type { Database } from "../../db/client.ts";
+import { events } from "../../db/schema.ts";
+import { webhookDeliveries } from "../../db/webhook-schema.ts";
+import { newId } from "../../store/ids.ts";
+import { useFreshDatabase } from "../test-support.ts";
 import { createRecoveryStore, runRecoveryStep } from "./recoveries.ts";
-import { createSubscriptionStore, TEST_EVENT_TYPE } from "./subscriptions-store.ts";
-import { useFreshDatabase } from "./test-support.ts";
+import { createSubscriptionStore } from "./subscriptions.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {

@@ -2,15 +2,15 @@
 // A sending is a round of attempts (webhook_deliveries.round) with the whole retry schedule; the
 // event keeps its id, so the receiver gets the same `webhook-id` again and can deduplicate.
 import { retryRefused } from "@oisr/contract";
-import { and, eq, gte, max, sql } from "drizzle-orm";
-import { EVENTS_CHANNEL } from "../db/channels.ts";
-import type { Database, Tx } from "../db/client.ts";
-import { events } from "../db/schema.ts";
-import { webhookDeliveries, webhookSubscriptions } from "../db/webhook-schema.ts";
-import { newId } from "../store/ids.ts";
+import { and, eq, gte } from "drizzle-orm";
+import { EVENTS_CHANNEL } from "../../db/channels.ts";
+import type { Database } from "../../db/client.ts";
+import { events } from "../../db/schema.ts";
+import { webhookDeliveries } from "../../db/webhook-schema.ts";
+import { newId } from "../../store/ids.ts";
+import { lockSubscription, newRound } from "./rounds.ts";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
-type SubscriptionRow = typeof webhookSubscriptions.$inferSelect;
 
 export type RetryOutcome =
   | { outcome: "queued"; delivery: DeliveryRow }
@@ -19,28 +19,6 @@ export type RetryOutcome =
   | { outcome: "disabled" }
   /** The delivery's event is past the retention period. */
   | { outcome: "no_event"; eventId: string };
-
-/**
- * Locks the subscription row. Every new sending to a subscription (a retry, a recovery step) is
- * numbered under this lock, so two of them never take the same round; it is also the lock PATCH,
- * DELETE and the dispatcher's record() take first, so the order of locks stays the same everywhere.
- */
-export async function lockSubscription(
-  tx: Tx,
-  accountId: string,
-  id: string,
-): Promise<SubscriptionRow | undefined> {
-  const [row] = await tx
-    .select()
-    .from(webhookSubscriptions)
-    .where(and(eq(webhookSubscriptions.accountId, accountId), eq(webhookSubscriptions.id, id)))
-    .for("update");
-  return row;
-}
-
-/** Not before the receiver's Retry-After pause (paused_until), which no claim would honour sooner anyway. */
-export const firstAttemptAt = (pausedUntil: string | null) =>
-  sql`greatest(now(), ${pausedUntil}::timestamptz)`;
 
 export function createResendStore(database: Database) {
   const { db } = database;
@@ -80,10 +58,6 @@ export function createResendStore(database: Database) {
             ),
           );
         if (!event) return { outcome: "no_event", eventId: named.eventId };
-        const [last] = await tx
-          .select({ round: max(webhookDeliveries.round) })
-          .from(webhookDeliveries)
-          .where(and(ofSubscription, eq(webhookDeliveries.eventId, named.eventId)));
         const [delivery] = await tx
           .insert(webhookDeliveries)
           .values({
@@ -92,10 +66,11 @@ export function createResendStore(database: Database) {
             subscriptionId,
             eventId: named.eventId,
             eventType: named.eventType,
-            trigger: "retry",
-            round: (last?.round ?? -1) + 1,
-            attempt: 1,
-            nextAttemptAt: firstAttemptAt(subscription.pausedUntil),
+            ...newRound(
+              "retry",
+              { accountId, subscriptionId, eventId: named.eventId },
+              subscription.pausedUntil,
+            ),
           })
           .returning();
         return { outcome: "queued", delivery: delivery as DeliveryRow };
