@@ -29,6 +29,7 @@ import { returnRoutes } from "./routes/returns.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import type { Services } from "./services.ts";
 import type { OpenApiDocument } from "./spec.ts";
+import { createRateLimitCharge } from "./store/rate-limit-charge.ts";
 import type { Resolver } from "./webhooks/ssrf-guard.ts";
 
 type ValidatorOptions = Parameters<typeof OpenApiValidator.middleware>[0];
@@ -98,7 +99,14 @@ export function createApp(deps: AppDeps): Express {
   v2.use(unstorableParameters);
   const { cursors } = deps;
   v2.use(ingestRoutes(deps.requests, deps.resources));
-  v2.use(requestRoutes(deps.requests, cursors, config.requestRetentionDays));
+  v2.use(
+    requestRoutes(
+      deps.requests,
+      cursors,
+      config.requestRetentionDays,
+      createRateLimitCharge(deps.database, config.rateLimits),
+    ),
+  );
   v2.use(orderRoutes(deps.resources, cursors));
   v2.use(returnRoutes(deps.resources, cursors));
   v2.use(inventoryRoutes(deps.resources, cursors));

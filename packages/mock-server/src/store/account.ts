@@ -4,6 +4,7 @@
 import {
   type DeliveryTrigger,
   type RecoveryRecord,
+  type RetryRequestsResult,
   toRequestRecord as requestRecordOf,
   type StoredRequest,
   type WebhookEventBody,
@@ -43,6 +44,9 @@ export interface RequestEntry {
   scenario: RequestScenario | undefined;
   /** When the next processing step may run (the mock clock). */
   dueAt: number;
+  /** The request this one sends again, and the newest request sending this one again (retries). */
+  retryOf?: string;
+  retriedBy?: string;
 }
 
 export interface IdempotencyEntry {
@@ -121,6 +125,11 @@ export class Account {
   readonly requests: RequestEntry[] = [];
   readonly requestById = new Map<string, RequestEntry>();
   readonly idempotency = new Map<string, IdempotencyEntry>();
+  /** Answers of bulk retries (`POST /requests/retry`) by Idempotency-Key. */
+  readonly bulkRetries = new Map<
+    string,
+    { bodyHash: string; result: RetryRequestsResult; createdAt: number }
+  >();
   readonly subscriptions = new Map<string, Subscription>();
   readonly deliveries: Delivery[] = [];
   readonly recoveries = new Map<string, Recovery>();
