@@ -400,6 +400,9 @@ export interface paths {
          *
          *     Records are kept for 30 days by default, then this is `404`.
          *
+         *     A `failed` or `dead` request can be sent again as a new request:
+         *     `POST /requests/{request_id}/retry`. `retry_of` and `retried_by` link the two records.
+         *
          *     Rate-limit scope: `requests_read`.
          */
         get: operations["getRequest"];
