@@ -3,7 +3,8 @@
 // packages/contract/src/generated, once, and every package imports it from @oisr/contract:
 //   schema.d.ts   the spec's types (openapi-typescript); the SDK bundles them into its .d.ts
 //   spec.gen.ts   the document itself as a constant, for the server's validator, /v2/openapi.json,
-//                 /docs and the mock (browsers have no files; no YAML parse at run time)
+//                 /docs and the mock (browsers have no files; no YAML parse at run time), with
+//                 each operation's `x-codeSamples` from scripts/code-samples.mjs
 //   node scripts/generate.mjs           write both
 //   node scripts/generate.mjs --check   fail if a committed file differs from a fresh run
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -11,6 +12,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import openapiTS, { astToString } from "openapi-typescript";
 import { parse } from "yaml";
+import { withCodeSamples } from "./code-samples.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const specPath = join(root, "spec/openapi.yaml");
@@ -19,7 +21,7 @@ const HEADER = "// generated — do not edit. Source: spec/openapi.yaml. Re-make
 
 async function render() {
   const ast = await openapiTS(new URL(`file://${specPath}`), { alphabetize: false });
-  const document = parse(readFileSync(specPath, "utf8"));
+  const document = withCodeSamples(parse(readFileSync(specPath, "utf8")));
   // JSON.parse of a string literal: parsed faster than an object literal by JS engines, cheap for tsc.
   const spec = `${HEADER}/** spec/openapi.yaml as data: what the server validates against and serves, and the mock too. */
 export const openapiDocument: Record<string, unknown> = JSON.parse(${JSON.stringify(JSON.stringify(document))});

@@ -16,6 +16,7 @@ Commands:
   ingest orders|inventory|shipments|returns|dispositions FILE
                                                    import a JSON Lines or CSV file (resumable)
   requests get REQUEST_ID                          print a request's processing record
+  requests retry REQUEST_ID | --status S --since T send failed or dead requests again
   orders watch [--cursor C] [--cursor-file F]      print the orders change feed as JSON Lines
   webhooks recover SUBSCRIPTION_ID --since TIME    send a window of webhook events again
   webhooks retry SUBSCRIPTION_ID DELIVERY_ID       send one delivery's event again
@@ -30,6 +31,7 @@ Connection: --base-url URL (or OISR_BASE_URL, default http://127.0.0.1:8080/v2),
 Examples:
   oisr ingest orders orders.jsonl --report failures.jsonl
   oisr requests get 019593ed-b960-7678-bfcc-cf7dbea23c69
+  oisr requests retry --status dead --since 2026-03-23T00:00:00Z --all
   oisr orders watch --cursor-file orders.cursor
   oisr webhooks recover whs_01JN8S7QQT86WJ5VH5F0CXSRN7 --since 2025-03-26T00:00:00Z --wait
   oisr keys create --name "WMS poller" --permission orders:read --permission returns:read

@@ -22,6 +22,8 @@ function checkRecord(r: Json) {
       "kind",
       "request_id",
       "result",
+      "retried_by",
+      "retry_of",
       "started_at",
       "status",
       "trace_id",

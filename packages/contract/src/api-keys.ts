@@ -6,6 +6,7 @@
 import type { FieldError } from "./body-validator.ts";
 import type { components } from "./generated/schema.d.ts";
 import { HttpProblem, validationFailed } from "./problems.ts";
+import { isRequestRetryCall } from "./retry-paths.ts";
 
 type Schemas = components["schemas"];
 export type Permission = Schemas["Permission"];
@@ -62,7 +63,7 @@ export function permissionFor(method: string, path: string): Permission | null {
   const p = path.toLowerCase().replace(/\/$/, "");
   const reads = ["GET", "HEAD"].includes(method.toUpperCase());
   const under = (prefix: string) => p === prefix || p.startsWith(`${prefix}/`);
-  if (under("/ingest")) return "ingest:write";
+  if (under("/ingest") || isRequestRetryCall(method, p)) return "ingest:write";
   if (under("/orders")) return "orders:read";
   if (under("/returns")) return "returns:read";
   if (under("/inventory")) return "inventory:read";

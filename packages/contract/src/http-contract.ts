@@ -35,6 +35,7 @@ export const PROBLEM_TITLES: Readonly<Record<ProblemCode, string>> = {
   request_header_fields_too_large: "Request header fields too large",
   idempotency_key_reused: "Idempotency key reused with a different body",
   subscription_disabled: "Subscription disabled",
+  request_not_retryable: "Request not retryable",
   insufficient_permission: "Insufficient permission",
   api_key_expired: "API key expired",
   api_key_inactive: "API key inactive",

@@ -191,6 +191,24 @@ export {
   type StoredRequest,
   toRequestRecord,
 } from "./request-record.ts";
+export {
+  BULK_RETRY_ENDPOINT,
+  type BulkRetrySelection,
+  bulkRetryCharge,
+  bulkRetrySelection,
+  isRequestRetryCall,
+  isRetryable,
+  RETRY_BULK_MAX,
+  RETRY_FINGERPRINT,
+  RETRYABLE_STATUSES,
+  type RetryableStatus,
+  type RetryRequestsBody,
+  type RetryRequestsResult,
+  requestNotRetryable,
+  retryEndpoint,
+  retryRequestsResult,
+  retryScopes,
+} from "./request-retry.ts";
 export { retentionCutoff } from "./retention.ts";
 export { type OpenApiDocument, openapiDocument } from "./spec.ts";
 export {

@@ -1,6 +1,7 @@
 // Rate limits as the API states them (docs/product.md §8): the scopes a call counts toward, their
 // default limits, and how each scope's count after a call becomes the X-RateLimit-* headers and the
 // 429 answer. The counting itself is each side's own: PostgreSQL in the server, buckets in the mock.
+import { isRequestRetryCall } from "./retry-paths.ts";
 
 export const RATE_LIMIT_SCOPES = [
   "ingest",
@@ -46,6 +47,8 @@ export function isRateLimitScope(name: string): name is RateLimitScope {
  */
 export function scopesFor(method: string, path: string): RateLimitScope[] {
   const p = path.toLowerCase().replace(/\/$/, "");
+  // A retry counts as the ingest calls it repeats, which only its handler knows (request-retry.ts).
+  if (isRequestRetryCall(method, p)) return [];
   if (method.toUpperCase() === "POST" && p.startsWith("/ingest/")) {
     return p === "/ingest/inventory" ? ["ingest_inventory", "ingest"] : ["ingest"];
   }

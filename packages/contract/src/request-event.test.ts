@@ -12,6 +12,8 @@ import { openapiDocument } from "./spec.ts";
 
 const ID = "0190a0a0-0000-7000-8000-000000000001";
 
+const withoutLinks = ({ retry_of: _of, retried_by: _by, ...rest }: FinalRequestRecord) => rest;
+
 const base: FinalRequestRecord = {
   request_id: ID,
   kind: "orders",
@@ -24,6 +26,9 @@ const base: FinalRequestRecord = {
   started_at: "2026-01-01T10:00:00.050Z",
   completed_at: "2026-01-01T10:00:00.120Z",
   attempts: 1,
+  // A retry: the event leaves both links out (the record at `url` has them).
+  retry_of: "0190a0a0-0000-7000-8000-000000000000",
+  retried_by: null,
   result: null,
   errors: [],
   error: null,
@@ -81,9 +86,10 @@ describe("request events", () => {
     expect(requestEventObject(failed(3)).errors).toHaveLength(3);
   });
 
-  it("is the record otherwise, field for field", () => {
-    const record = failed(1);
-    const { errors_total, url, ...rest } = requestEventObject(record);
+  it("is the record otherwise, field for field, without the retry links", () => {
+    const { retry_of, retried_by, ...record } = failed(1);
+    expect(retry_of).not.toBeNull();
+    const { errors_total, url, ...rest } = requestEventObject({ ...record, retry_of, retried_by });
     expect(rest).toEqual(record);
     expect([errors_total, url]).toEqual([1, `/v2/requests/${ID}`]);
   });
@@ -101,7 +107,7 @@ describe("request events", () => {
       type: "request.dead",
       created_at: dead.completed_at,
       api_key_id: dead.api_key_id,
-      data: { object: { ...dead, errors_total: 0, url: `/api/v2/requests/${ID}` } },
+      data: { object: { ...withoutLinks(dead), errors_total: 0, url: `/api/v2/requests/${ID}` } },
     });
     expect(requestEvent("evt_2", succeeded(1)).type).toBe("request.succeeded");
     expect(requestEvent("evt_3", failed(1)).type).toBe("request.failed");

@@ -43,7 +43,8 @@ export function requestEventObject(
   record: FinalRequestRecord,
   requestsPath = "/v2/requests",
 ): RequestEventObject {
-  const { result, errors, ...rest } = record;
+  // The links are left out: `retried_by` changes after the event, and the record at `url` has both.
+  const { result, errors, retry_of: _retryOf, retried_by: _retriedBy, ...rest } = record;
   let bounded: RequestEventObject["result"] = null;
   if (result) {
     const { items, ...counts } = result;

@@ -40,6 +40,8 @@ describe("request records", () => {
       started_at: null,
       completed_at: null,
       attempts: 0,
+      retry_of: null,
+      retried_by: null,
       result: null,
       errors: [],
       error: null,

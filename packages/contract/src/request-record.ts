@@ -27,6 +27,9 @@ export interface StoredRequest {
   startedAt: Instant | null;
   completedAt: Instant | null;
   attempts: number;
+  /** The request this one sends again, and the newest request sending this one again (decision 014). */
+  retryOf?: string | null;
+  retriedBy?: string | null;
   /** Each outcome field may be left over from an earlier attempt; only the one the status names shows. */
   result: Schemas["RequestResult"] | null;
   errors: Schemas["ItemError"][] | null;
@@ -49,6 +52,8 @@ export function toRequestRecord(request: StoredRequest): RequestRecord {
     started_at: request.startedAt === null ? null : isoInstant(request.startedAt),
     completed_at: request.completedAt === null ? null : isoInstant(request.completedAt),
     attempts: request.attempts,
+    retry_of: request.retryOf ?? null,
+    retried_by: request.retriedBy ?? null,
     result: request.status === "succeeded" ? request.result : null,
     errors: request.status === "failed" ? (request.errors ?? []) : [],
     error: request.status === "dead" ? request.error : null,

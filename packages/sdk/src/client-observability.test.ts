@@ -34,6 +34,8 @@ const everything = {
   "POST /webhook_subscriptions/*/recover": json({ id: "whr_1", status: "running" }, 202),
   "GET /webhook_subscriptions/*/recoveries/*": json({ id: "whr_1", status: "completed" }),
   "POST /webhook_subscriptions/*/deliveries/*/retry": json({ id: "whd_2" }, 202),
+  "POST /requests/retry": json({ count: 0, retries: [], has_more: false }, 202),
+  "POST /requests/*/retry": ack,
 };
 
 /** Every resource method that returns a promise, called once. */
@@ -56,6 +58,11 @@ const promiseMethods: [string, (c: OisrClient) => ApiPromise<unknown>][] = [
   ["requests.get", (c) => c.requests.get(REQUEST_ID)],
   ["requests.list", (c) => c.requests.list()],
   ["requests.waitFor", (c) => c.requests.waitFor(REQUEST_ID)],
+  ["requests.retry", (c) => c.requests.retry(REQUEST_ID)],
+  [
+    "requests.retryMany",
+    (c) => c.requests.retryMany({ status: "dead", accepted_since: "2025-03-23T00:00:00Z" }),
+  ],
   ["webhooks.create", (c) => c.webhooks.create({ url: "https://x.test", events: ["return.completed"] })],
   ["webhooks.list", (c) => c.webhooks.list()],
   ["webhooks.get", (c) => c.webhooks.get("whs_1")],

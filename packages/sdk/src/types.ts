@@ -36,6 +36,13 @@ export type ItemErrorCode = Schemas["ItemErrorCode"];
 export type DeadError = Schemas["DeadError"];
 export type RequestPage = Schemas["RequestPage"];
 export type ListRequestsParams = Query<"listRequests">;
+/**
+ * Which failed or dead requests `requests.retryMany` sends again. `limit` is optional (the server
+ * defaults it to 100, the most); the generator marks properties with a default as required.
+ */
+export type RetryRequestsParams = Omit<Schemas["RetryRequestsBody"], "limit"> & { limit?: number };
+/** What `requests.retryMany` sent again: each new request and the one it repeats. */
+export type RetryRequestsResult = Schemas["RetryRequestsResult"];
 
 // ── Orders ───────────────────────────────────────────────────────────────────────────────────
 export type Order = Schemas["Order"];

@@ -30,6 +30,7 @@ import { returnRoutes } from "./routes/returns.ts";
 import { webhookRoutes } from "./routes/webhooks.ts";
 import type { Services } from "./services.ts";
 import type { OpenApiDocument } from "./spec.ts";
+import { createRateLimitCharge } from "./store/rate-limit-charge.ts";
 import type { Resolver } from "./webhooks/ssrf-guard.ts";
 
 /** Bodies over this are large: few read at once (largeBodyGate), parsed in steps (largeJsonBody). */
@@ -104,7 +105,14 @@ export function createApp(deps: AppDeps): Express {
   v2.use(unstorableParameters);
   const { cursors } = deps;
   v2.use(ingestRoutes(deps.requests, deps.resources, access));
-  v2.use(requestRoutes(deps.requests, cursors, config.requestRetentionDays));
+  v2.use(
+    requestRoutes(
+      deps.requests,
+      cursors,
+      config.requestRetentionDays,
+      createRateLimitCharge(deps.database, config.rateLimits),
+    ),
+  );
   v2.use(orderRoutes(deps.resources, cursors));
   v2.use(returnRoutes(deps.resources, cursors));
   v2.use(inventoryRoutes(deps.resources, cursors));

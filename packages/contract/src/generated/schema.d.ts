@@ -334,6 +334,41 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send failed or dead requests again, in bulk
+         * @description Sends again, as `POST /requests/{request_id}/retry` does one by one, the account's requests
+         *     of one `status` (`failed` or `dead`) accepted in a window, oldest first, at most `limit`
+         *     (1-100, default 100) per call. Requests already retried (`retried_by` set) are skipped, so
+         *     calling again with the same filter continues where the last call stopped: repeat while
+         *     `has_more` is `true`. Each new request is linked to its original like the single form.
+         *     The window is cut at the retention period (30 days by default).
+         *
+         *     Counts toward the rate limits as one ingest call per request it sends again (and, for
+         *     inventory requests, one `ingest_inventory` call), all or none: when the scopes lack room
+         *     for every selected request, the call is `429` and counts nothing; a smaller `limit` fits
+         *     sooner. A call that selects nothing counts as one call.
+         *
+         *     `Idempotency-Key`: the same key with the same body within 24 hours answers the first
+         *     answer again with `Idempotent-Replayed: true`; with another body it is `422`.
+         *
+         *     Rate-limit scope: `ingest` (and `ingest_inventory`), as described above.
+         */
+        post: operations["retryRequests"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/requests/{request_id}": {
         parameters: {
             query?: never;
@@ -365,11 +400,58 @@ export interface paths {
          *
          *     Records are kept for 30 days by default, then this is `404`.
          *
+         *     A `failed` or `dead` request can be sent again as a new request:
+         *     `POST /requests/{request_id}/retry`. `retry_of` and `retried_by` link the two records.
+         *
          *     Rate-limit scope: `requests_read`.
          */
         get: operations["getRequest"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/requests/{request_id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `request_id` of the `202` answer (a UUID).
+                 * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+                 */
+                request_id: components["parameters"]["RequestIdPath"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a failed or dead request again
+         * @description Accepts a new request with the same kind, path parameters (a dispositions batch's return)
+         *     and body as this one, answered exactly like the ingest call that made it: `202` with a new
+         *     `request_id`, `Location` and `Retry-After`. Takes no request body.
+         *
+         *     Only a `failed` or `dead` request can be sent again; `pending`, `processing` and
+         *     `succeeded` are `409` (`request_not_retryable`). The original keeps its status; the new
+         *     record names it in `retry_of` and the original names its newest retry in `retried_by`. A
+         *     request already retried may be retried again (its `retried_by` moves to the newest). A
+         *     `failed` request fails again unless what it depends on has changed since (an order
+         *     ingested after a return that referred to it, say); a `dead` one is safe to send again.
+         *
+         *     `Idempotency-Key` works as on the ingest calls: the same key for the same request within
+         *     24 hours answers the first `202` again with `Idempotent-Replayed: true`.
+         *
+         *     An unknown request, one of another account, or one past the retention period (30 days by
+         *     default) is `404`.
+         *
+         *     Rate-limit scope: `ingest`, and `ingest_inventory` too when the request is an inventory
+         *     request, exactly as the ingest call it repeats.
+         */
+        post: operations["retryRequest"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1767,6 +1849,17 @@ export interface components {
         /** @description The processing record of one ingest call. */
         RequestRecord: {
             request_id: components["schemas"]["RequestId"];
+            /**
+             * @description The request this one sends again (`POST /requests/{request_id}/retry` or the bulk
+             *     form); `null` for a request submitted through an ingest call.
+             */
+            retry_of: components["schemas"]["RequestId"] | null;
+            /**
+             * @description The latest request that sends this one again, `null` until it is retried. A request
+             *     retried more than once points at its newest retry; each retry names this one in
+             *     `retry_of`, so the whole history is a walk along the two links.
+             */
+            retried_by: components["schemas"]["RequestId"] | null;
             /** @description The API key that submitted the request; `null` for requests accepted before API keys existed. */
             api_key_id: components["schemas"]["ApiKeyId"] | null;
             kind: components["schemas"]["RequestKind"];
@@ -1799,6 +1892,41 @@ export interface components {
             errors: components["schemas"]["ItemError"][];
             /** @description On `dead`, the reason; `null` otherwise. */
             error: components["schemas"]["DeadError"] | null;
+        };
+        /** @description Which requests `POST /requests/retry` sends again. */
+        RetryRequestsBody: {
+            /**
+             * @description The status of the requests to send again.
+             * @enum {string}
+             */
+            status: "failed" | "dead";
+            /**
+             * Format: date-time
+             * @description Requests accepted at or after this instant.
+             */
+            accepted_since: string;
+            /**
+             * Format: date-time
+             * @description Requests accepted before this instant; now when left out.
+             */
+            accepted_until?: string;
+            kind?: components["schemas"]["RequestKind"];
+            /**
+             * @description Most requests sent again by this call.
+             * @default 100
+             */
+            limit: number;
+        };
+        RetryRequestsResult: {
+            /** @description How many requests were sent again (the length of `retries`). */
+            count: number;
+            /** @description Each new request and the request it sends again, oldest original first. */
+            retries: {
+                request_id: components["schemas"]["RequestId"];
+                retry_of: components["schemas"]["RequestId"];
+            }[];
+            /** @description Whether more requests matched than `limit`; call again with the same body to send them. */
+            has_more: boolean;
         };
         RequestPage: {
             data: components["schemas"]["RequestRecord"][];
@@ -1952,7 +2080,7 @@ export interface components {
          * @description Stable machine-readable error code; see the Errors section of the introduction.
          * @enum {string}
          */
-        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "idempotency_key_reused" | "subscription_disabled" | "insufficient_permission" | "api_key_expired" | "api_key_inactive" | "last_admin_key" | "rate_limited" | "internal_error" | "service_unavailable";
+        ProblemCode: "invalid_json" | "validation_failed" | "invalid_cursor" | "unauthorized" | "not_found" | "method_not_allowed" | "payload_too_large" | "unsupported_media_type" | "request_header_fields_too_large" | "idempotency_key_reused" | "subscription_disabled" | "request_not_retryable" | "insufficient_permission" | "api_key_expired" | "api_key_inactive" | "last_admin_key" | "rate_limited" | "internal_error" | "service_unavailable";
         /** @description One way in which a request does not match this document. */
         FieldError: {
             /**
@@ -2485,6 +2613,19 @@ export interface components {
         };
         /** @description The webhook subscription is disabled; enable it (`PATCH` with `status` `enabled`) first. */
         SubscriptionDisabled: {
+            headers: {
+                "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
+        /** @description The request is not `failed` or `dead`, so it cannot be sent again. */
+        RequestNotRetryable: {
             headers: {
                 "X-Trace-Id": components["headers"]["X-Trace-Id"];
                 "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
@@ -3396,6 +3537,63 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    retryRequests: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+                 *     For 24 hours, the same account, endpoint and key with the same body answers the original
+                 *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+                 *     the same key with a different body is `422` (`idempotency_key_reused`).
+                 * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RetryRequestsBody"];
+            };
+        };
+        responses: {
+            /** @description The selected requests are sent again; each new request will be applied asynchronously. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RetryRequestsResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            405: components["responses"]["MethodNotAllowed"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getRequest: {
         parameters: {
             query?: never;
@@ -3438,6 +3636,66 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retryRequest: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the call safe to retry. 1-255 printable ASCII characters; a UUID is a good choice.
+                 *     For 24 hours, the same account, endpoint and key with the same body answers the original
+                 *     `202` body (same `request_id`) with `Idempotent-Replayed: true` and stores nothing new;
+                 *     the same key with a different body is `422` (`idempotency_key_reused`).
+                 * @example 8c1f3a52-3f0e-4d35-9a0b-7f1de2c8a6b4
+                 */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The `request_id` of the `202` answer (a UUID).
+                 * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+                 */
+                request_id: components["parameters"]["RequestIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The new request is stored; it will be applied asynchronously. */
+            202: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    Location: components["headers"]["Location"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IngestAccepted"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            409: components["responses"]["RequestNotRetryable"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

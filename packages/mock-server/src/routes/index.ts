@@ -6,6 +6,7 @@ import type { RouteTable } from "./context.ts";
 import { eventRoutes } from "./events.ts";
 import { feedRoutes } from "./feeds.ts";
 import { ingestRoutes } from "./ingest.ts";
+import { requestRetryRoutes } from "./request-retry.ts";
 import { requestRoutes } from "./requests.ts";
 import { webhookRoutes } from "./webhooks.ts";
 
@@ -13,6 +14,7 @@ export const routes = {
   ...ingestRoutes,
   ...feedRoutes,
   ...requestRoutes,
+  ...requestRetryRoutes,
   ...webhookRoutes,
   ...eventRoutes,
   ...apiKeyRoutes,

@@ -1,12 +1,14 @@
 // One account's data: the domain's in-memory state plus everything the server keeps in its
 // tables around it (feed positions, request records, idempotency keys, webhook subscriptions,
 // deliveries and events, rate-limit windows).
-import type {
-  DeliveryTrigger,
-  RecoveryRecord,
-  StoredRequest,
-  WebhookEventBody,
-  WebhookRecovery,
+import {
+  type DeliveryTrigger,
+  type RecoveryRecord,
+  type RetryRequestsResult,
+  toRequestRecord as requestRecordOf,
+  type StoredRequest,
+  type WebhookEventBody,
+  type WebhookRecovery,
 } from "@oisr/contract";
 import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";
 import { MemoryState } from "@oisr/domain";
@@ -42,6 +44,9 @@ export interface RequestEntry {
   scenario: RequestScenario | undefined;
   /** When the next processing step may run (the mock clock). */
   dueAt: number;
+  /** The request this one sends again, and the newest request sending this one again (retries). */
+  retryOf?: string;
+  retriedBy?: string;
 }
 
 export interface IdempotencyEntry {
@@ -117,6 +122,11 @@ export class Account {
   readonly requests: RequestEntry[] = [];
   readonly requestById = new Map<string, RequestEntry>();
   readonly idempotency = new Map<string, IdempotencyEntry>();
+  /** Answers of bulk retries (`POST /requests/retry`) by Idempotency-Key. */
+  readonly bulkRetries = new Map<
+    string,
+    { bodyHash: string; result: RetryRequestsResult; createdAt: number }
+  >();
   readonly subscriptions = new Map<string, Subscription>();
   readonly deliveries: Delivery[] = [];
   readonly recoveries = new Map<string, Recovery>();

@@ -55,6 +55,35 @@ export class RateWindows {
     return rateDecision(allowed, counts);
   }
 
+  /**
+   * Counts `count` calls toward each scope if every one has room for its count, or none (a retry
+   * charged by its handler: @oisr/contract's retryScopes and bulkRetryCharge), as the server's
+   * store/rate-limit-charge.ts does. A scope without room for its whole count is reported full.
+   */
+  charge(charges: { scope: RateLimitScope; limit: number; count: number }[], nowMs: number): RateDecision {
+    const second = Math.floor(nowMs / 1000);
+    const counts = charges.map(({ scope, limit, count }) => {
+      let used = 0;
+      let oldest = second;
+      for (const [s, n] of this.#scope(scope, second)) {
+        used += n;
+        if (s < oldest) oldest = s;
+      }
+      return { scope, limit, count, remaining: limit - used - count, reset: oldest + WINDOW_SECONDS };
+    });
+    const allowed = counts.every((c) => c.remaining >= 0);
+    if (allowed) {
+      for (const c of counts) {
+        const buckets = this.#scope(c.scope, second);
+        buckets.set(second, (buckets.get(second) ?? 0) + c.count);
+      }
+    }
+    return rateDecision(
+      allowed,
+      counts.map(({ scope, limit, remaining, reset }): ScopeCount => ({ scope, limit, remaining, reset })),
+    );
+  }
+
   /** Fills a scope's window as if `limit` calls had just been allowed (the `exhaustRateLimit` scenario). */
   exhaust(scope: RateLimitScope, limit: number, nowMs: number): void {
     const second = Math.floor(nowMs / 1000);

@@ -33,6 +33,8 @@ export const record = (status: RequestRecord["status"], extra: Partial<RequestRe
     started_at: null,
     completed_at: null,
     attempts: status === "pending" ? 0 : 1,
+    retry_of: null,
+    retried_by: null,
     result: null,
     errors: [],
     error: null,

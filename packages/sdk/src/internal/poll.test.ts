@@ -16,6 +16,8 @@ const record = (status: RequestRecord["status"], attempts = 0): RequestRecord =>
     started_at: null,
     completed_at: null,
     attempts,
+    retry_of: null,
+    retried_by: null,
     result: null,
     errors: [],
     error: null,

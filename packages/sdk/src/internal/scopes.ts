@@ -1,11 +1,20 @@
 // The rate-limit scopes a call counts toward are the contract's (the server's and the mock's too):
 // `scopesFor` takes the path relative to the base URL (`/ingest/orders`, `/orders/ord_1`…) and
 // lists the stricter scope first, the order the throttle waits in.
+import { isRequestRetryCall } from "@oisr/contract/retry-paths";
+
 export { type RateLimitScope, scopesFor } from "@oisr/contract/rate-limits";
 
-/** Whether the call is a `POST /ingest/*`, the only calls that get an automatic `Idempotency-Key`. */
+/**
+ * Whether the call makes requests: a `POST /ingest/*` or a retry of requests (`POST
+ * /requests/{id}/retry`, `POST /requests/retry`), the only calls that get an automatic
+ * `Idempotency-Key`.
+ */
 export function isIngest(method: string, relativePath: string): boolean {
-  return method.toUpperCase() === "POST" && relativePath.startsWith("/ingest/");
+  return (
+    (method.toUpperCase() === "POST" && relativePath.startsWith("/ingest/")) ||
+    isRequestRetryCall(method, relativePath)
+  );
 }
 
 /**

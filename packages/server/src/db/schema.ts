@@ -1,6 +1,8 @@
 // Drizzle schema. Every key is led by account_id so the data can be distributed by account
 // (see docs/scaling.md). Resources are stored in their API shape (`body`) next to the few columns
 // that are filtered, joined or ordered on.
+
+import { RETRYABLE_STATUSES } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import {
   bigint,
@@ -104,10 +106,19 @@ export const requests = pgTable(
     result: jsonb("result"),
     errors: jsonb("errors"),
     error: jsonb("error"),
+    /** The request this one sends again (POST /requests/{id}/retry; decision 014). */
+    retryOf: uuid("retry_of"),
+    /** The newest request sending this one again; set in the transaction that accepts it. */
+    retriedBy: uuid("retried_by"),
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.id] }),
     uniqueIndex("requests_seq_idx").on(t.seq),
+    // The bulk retry's selection: an account's final, not yet retried requests by acceptance time.
+    // Partial, so it holds only the few requests that failed or died.
+    index("requests_retryable_idx")
+      .on(t.accountId, t.acceptedAt)
+      .where(sql`status in (${sqlList(RETRYABLE_STATUSES)}) and retried_by is null`),
     index("requests_account_seq_idx").on(t.accountId, t.seq),
     // An account's open requests in FIFO order: the head is the first entry.
     index("requests_open_idx")

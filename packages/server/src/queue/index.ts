@@ -9,11 +9,13 @@ import { lockMembers } from "./bodies.ts";
 import { createLeases } from "./leases.ts";
 import { createMaintenance } from "./maintenance.ts";
 import { createRecordReader } from "./records.ts";
+import { createRetries } from "./retry.ts";
 import { createTransitions } from "./transitions.ts";
 
 export type { AcceptOutcome, IngestAck, NewRequest } from "./accept.ts";
 export type { QueueStats } from "./maintenance.ts";
 export { iso, type RequestRow, requestRecordOfRow } from "./records.ts";
+export type { BulkOutcome, RetryCaller, RetryTarget } from "./retry.ts";
 export * from "./statuses.ts";
 export {
   LeaseLost,
@@ -52,7 +54,7 @@ export function createRequestStore(database: Database) {
     },
   );
 
-  return {
+  const store = {
     /**
      * Stores the call durably (with its idempotency record) and answers how to reply. Concurrent
      * calls share one transaction (group commit, store/batcher.ts).
@@ -67,6 +69,7 @@ export function createRequestStore(database: Database) {
     ...createRecordReader(database),
     ...createMaintenance(database),
   };
+  return { ...store, ...createRetries(database, store.accept) };
 }
 
 export type RequestStore = ReturnType<typeof createRequestStore>;

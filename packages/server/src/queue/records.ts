@@ -18,7 +18,10 @@ export type RequestRow = Omit<typeof requests.$inferSelect, "body">;
 export function requestRecordOfRow(row: RequestRow): RequestRecord {
   // The columns are plain text and jsonb; the table's CHECK constraints and the worker, the only
   // writer of outcomes, keep them to the spec's enums and shapes.
-  return requestRecordOf(row as StoredRequest);
+  // A bulk retry claims an original by pointing retried_by at the original itself until its retry
+  // is accepted (retry.ts): not yet a retry to show.
+  const retriedBy = row.retriedBy === row.id ? null : row.retriedBy;
+  return requestRecordOf({ ...row, retriedBy } as StoredRequest);
 }
 
 /** PostgreSQL renders timestamptz as "2026-01-01 10:00:00.123+00"; the API speaks RFC 3339. */

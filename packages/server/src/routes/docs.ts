@@ -39,6 +39,9 @@ function initScript(scriptUrl: string, specUrl: string): string {
         hideClientButton: true,
         documentDownloadType: "json",
         defaultOpenAllTags: true,
+        // curl first; each operation's @oisr/sdk call and oisr command (the spec's x-codeSamples)
+        // are the "Code Examples" of the same menu. Without this the first of those is shown.
+        defaultHttpClient: { targetKey: "shell", clientKey: "curl" },
       });
       requestAnimationFrame(() => setTimeout(() => {
         const script = document.createElement("script");
