@@ -39,7 +39,9 @@ export default defineConfig(({ mode }) => {
       // No inline <script> or data: module preloads: the page's CSP is script-src 'self'.
       modulePreload: { polyfill: false },
       assetsInlineLimit: 0,
-      rollupOptions: { input: fileURLToPath(new URL(mock ? "src/mock.html" : "src/index.html", import.meta.url)) },
+      rollupOptions: {
+        input: fileURLToPath(new URL(mock ? "src/mock.html" : "src/index.html", import.meta.url)),
+      },
     },
     plugins: mock ? [mswWorkerScript()] : [],
   };

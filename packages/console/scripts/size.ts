@@ -20,7 +20,9 @@ export interface FirstLoad {
 /** Files under /console/ that the page loads first, in the order found. */
 export function firstLoadFiles(dir = APP_DIR): string[] {
   const html = readFileSync(`${dir}index.html`, "utf8");
-  const files = [...html.matchAll(/(?:src|href)="\/console\/([^"]+\.(?:js|css))"/g)].map((m) => m[1] as string);
+  const files = [...html.matchAll(/(?:src|href)="\/console\/([^"]+\.(?:js|css))"/g)].map(
+    (m) => m[1] as string,
+  );
   // Static imports between chunks (`from"./x.js"` in Vite's output) load before the entry runs.
   for (let i = 0; i < files.length; i++) {
     const name = files[i] as string;
@@ -44,7 +46,10 @@ export function firstLoad(dir = APP_DIR): FirstLoad {
     raw += body.length;
     gzip += gzipSync(body, { level: 9 }).length;
     brotli += brotliCompressSync(body, {
-      params: { [constants.BROTLI_PARAM_QUALITY]: 9, [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT },
+      params: {
+        [constants.BROTLI_PARAM_QUALITY]: 9,
+        [constants.BROTLI_PARAM_MODE]: constants.BROTLI_MODE_TEXT,
+      },
     }).length;
   }
   return { files, raw, gzip, brotli };

@@ -25,7 +25,6 @@ export function useFollow<T extends { id: string }>(
   const reloadCount = useStore(reloads);
   const [state, setState] = useState<Followed<T>>({ items: [], error: null });
   const [cursor, setCursor] = useState<string | null>(null);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: restarts on new inputs or a reconnect only.
   useEffect(() => {
     if (!current) return;
     const controller = new AbortController();

@@ -21,7 +21,6 @@ export function useLoad<T>(load: (client: OisrClient) => Promise<T>, inputs: unk
     error: null,
     loading: true,
   });
-  // biome-ignore lint/correctness/useExhaustiveDependencies: `inputs` are the caller's dependencies.
   useEffect(() => {
     if (!current) return;
     let live = true;

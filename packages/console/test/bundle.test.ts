@@ -26,7 +26,8 @@ describe("the console's builds", () => {
   it("serves none of the mock to the server (dist/app)", () => {
     for (const file of allFiles(APP_DIR)) {
       const text = readFileSync(file, "utf8");
-      for (const word of ["mockServiceWorker", "setupMockWorker", "msw", "failNext"]) expect(text).not.toContain(word);
+      for (const word of ["mockServiceWorker", "setupMockWorker", "msw", "failNext"])
+        expect(text).not.toContain(word);
     }
   });
 
@@ -34,7 +35,10 @@ describe("the console's builds", () => {
     const names = allFiles(MOCK_DIR).map((f) => f.slice(MOCK_DIR.length));
     expect(names).toContain("mock.html");
     expect(names).toContain("mockServiceWorker.js");
-    const code = names.filter((n) => n.endsWith(".js")).map((n) => readFileSync(`${MOCK_DIR}${n}`, "utf8")).join("\n");
+    const code = names
+      .filter((n) => n.endsWith(".js"))
+      .map((n) => readFileSync(`${MOCK_DIR}${n}`, "utf8"))
+      .join("\n");
     expect(code).toContain("RMA-2002");
   });
 

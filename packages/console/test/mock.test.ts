@@ -31,7 +31,9 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
   let page: Page;
 
   beforeAll(async () => {
-    mock = spawn(process.execPath, [BIN, "--console", "--port", "0"], { stdio: ["ignore", "pipe", "inherit"] });
+    mock = spawn(process.execPath, [BIN, "--console", "--port", "0"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     consoleUrl = await new Promise<string>((resolve, reject) => {
       mock.once("exit", (code) => reject(new Error(`oisr-mock exited with ${code}`)));
       createInterface({ input: mock.stdout as NodeJS.ReadableStream }).on("line", (line) => {
@@ -64,15 +66,18 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
     ["events", "Events", "request.failed"],
     ["webhooks", "Webhooks", "receiver.example.com"],
     ["queue", "Queue health", "Open requests"],
-  ])("#/%s shows %s with the seeded data, keyboard-reachable and without serious axe violations", async (path, title, seeded) => {
-    await page.getByRole("link", { name: title, exact: true }).click();
-    await expect.poll(() => page.url()).toContain(`#/${path}`);
-    await page.getByRole("heading", { level: 1, name: title }).waitFor();
-    // In the page's content (not the filters' options).
-    await page.locator("main :is(td, summary, dt)", { hasText: seeded }).first().waitFor();
-    expect(await seriousViolations(page)).toEqual([]);
-    await screenshot(page, `mock-${path}`);
-  });
+  ])(
+    "#/%s shows %s with the seeded data, keyboard-reachable and without serious axe violations",
+    async (path, title, seeded) => {
+      await page.getByRole("link", { name: title, exact: true }).click();
+      await expect.poll(() => page.url()).toContain(`#/${path}`);
+      await page.getByRole("heading", { level: 1, name: title }).waitFor();
+      // In the page's content (not the filters' options).
+      await page.locator("main :is(td, summary, dt)", { hasText: seeded }).first().waitFor();
+      expect(await seriousViolations(page)).toEqual([]);
+      await screenshot(page, `mock-${path}`);
+    },
+  );
 
   it("finds the failed request and marks the offending field with the problem's text", async () => {
     await page.goto(`${consoleUrl}#/requests?status=failed`);
@@ -81,7 +86,9 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
     await mark.first().waitFor();
     expect(await mark.allTextContents()).toEqual([`"quantity"`]);
     // The outline: returns → [0] → items → [0] → quantity, with the rule's message under it.
-    expect(await page.locator("ul.outline").innerText()).toMatch(/"returns"\s*\[0\]\s*"items"\s*\[0\]\s*"quantity"/);
+    expect(await page.locator("ul.outline").innerText()).toMatch(
+      /"returns"\s*\[0\]\s*"items"\s*\[0\]\s*"quantity"/,
+    );
     expect(await page.locator("ul.field-errors").first().innerText()).toMatch(/quantity/i);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "mock-request-failed");

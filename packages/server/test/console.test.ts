@@ -50,7 +50,12 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function api<T = unknown>(method: string, path: string, body?: unknown, key = token): Promise<{ status: number; body: T }> {
+async function api<T = unknown>(
+  method: string,
+  path: string,
+  body?: unknown,
+  key = token,
+): Promise<{ status: number; body: T }> {
   const response = await fetch(`${origin}/v2${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body ? { "content-type": "application/json" } : {}) },
@@ -63,10 +68,17 @@ async function api<T = unknown>(method: string, path: string, body?: unknown, ke
 async function ingestAndWait(path: string, body: unknown): Promise<{ request_id: string; status: string }> {
   const ack = await api<{ request_id: string }>("POST", path, body);
   expect(ack.status).toBe(202);
-  return waitFor(async () => {
-    const record = await api<{ request_id: string; status: string }>("GET", `/requests/${ack.body.request_id}`);
-    return ["succeeded", "failed", "dead"].includes(record.body.status) ? record.body : undefined;
-  }, `request ${ack.body.request_id}`, 30_000);
+  return waitFor(
+    async () => {
+      const record = await api<{ request_id: string; status: string }>(
+        "GET",
+        `/requests/${ack.body.request_id}`,
+      );
+      return ["succeeded", "failed", "dead"].includes(record.body.status) ? record.body : undefined;
+    },
+    `request ${ack.body.request_id}`,
+    30_000,
+  );
 }
 
 const now = () => new Date().toISOString();
@@ -133,17 +145,21 @@ afterAll(async () => {
 });
 
 function get(path: string, headers: Record<string, string> = {}) {
-  return new Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: Buffer }>(
-    (resolve, reject) => {
-      const req = httpRequest(`${origin}${path}`, { headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
-      });
-      req.on("error", reject);
-      req.end();
-    },
-  );
+  return new Promise<{
+    status: number;
+    headers: Record<string, string | string[] | undefined>;
+    body: Buffer;
+  }>((resolve, reject) => {
+    const req = httpRequest(`${origin}${path}`, { headers }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }),
+      );
+    });
+    req.on("error", reject);
+    req.end();
+  });
 }
 
 describe("GET /console", () => {
@@ -250,7 +266,9 @@ describe.skipIf(!CHROMIUM)("the console in headless chromium (needs Debian chrom
     const mark = page.locator("mark.offending");
     await mark.first().waitFor();
     expect(await mark.allTextContents()).toEqual([`"quantity"`]);
-    expect(await page.locator("ul.outline").innerText()).toMatch(/"returns"\s*\[0\]\s*"items"\s*\[0\]\s*"quantity"/);
+    expect(await page.locator("ul.outline").innerText()).toMatch(
+      /"returns"\s*\[0\]\s*"items"\s*\[0\]\s*"quantity"/,
+    );
     expect(await page.locator("ul.field-errors").first().innerText()).toMatch(/\S/);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "server-request-failed");

@@ -3,8 +3,7 @@
 export function Banner() {
   return (
     <div class="banner" role="alert">
-      The server cannot be reached. Retrying every few seconds; this page reloads by itself when it is
-      back.
+      The server cannot be reached. Retrying every few seconds; this page reloads by itself when it is back.
     </div>
   );
 }

@@ -45,11 +45,7 @@ export function Pager(props: {
         Previous page
       </button>
       <span>Page {cursors.page}</span>
-      <button
-        type="button"
-        disabled={!page?.has_more}
-        onClick={() => page && cursors.next(page.next_cursor)}
-      >
+      <button type="button" disabled={!page?.has_more} onClick={() => page && cursors.next(page.next_cursor)}>
         Next page
       </button>
     </nav>

@@ -20,9 +20,10 @@ export function Badge(props: { value: string }) {
   return <span class={`badge badge-${props.value}`}>{props.value}</span>;
 }
 
+/** JSON as text; wrapped rather than scrolled, so that keyboard users need not focus it to read it. */
 export function JsonBlock(props: { value: unknown; label: string }) {
   return (
-    <pre class="json" aria-label={props.label} tabIndex={0}>
+    <pre class="json" title={props.label}>
       {JSON.stringify(props.value, null, 2)}
     </pre>
   );

@@ -1,8 +1,9 @@
 // Events: the account's event feed (oldest first, by cursor), filtered by type and creation time,
 // each event's JSON on demand.
-import { EVENT_TYPES, isOneOf } from "../constants.ts";
+
 import { Pager, useCursors } from "../components/pager.tsx";
 import { JsonBlock, Loading, Problem } from "../components/status.tsx";
+import { EVENT_TYPES, isOneOf } from "../constants.ts";
 import { localInputToIso, when } from "../format.ts";
 import { navigate, type Route } from "../router.ts";
 import { useLoad } from "../use-load.ts";

@@ -6,8 +6,8 @@ import { useMemo, useState } from "preact/hooks";
 import { Pager, useCursors } from "../components/pager.tsx";
 import { Badge, JsonBlock, Loading, Problem } from "../components/status.tsx";
 import { when } from "../format.ts";
-import { useAction, useLoad } from "../use-load.ts";
 import { useFollow } from "../use-follow.ts";
+import { useAction, useLoad } from "../use-load.ts";
 
 type Kind = "orders" | "returns";
 type Resource = Order | Return;

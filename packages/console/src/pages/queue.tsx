@@ -73,8 +73,8 @@ export function QueuePage() {
           <dt>Open requests</dt>
           <dd data-testid="open-count">
             {data.pending.count + data.processing.count}
-            {data.pending.complete && data.processing.complete ? "" : "+"} (pending <Count tally={data.pending} />
-            , processing <Count tally={data.processing} />)
+            {data.pending.complete && data.processing.complete ? "" : "+"} (pending{" "}
+            <Count tally={data.pending} />, processing <Count tally={data.processing} />)
           </dd>
           <dt>Oldest open request</dt>
           <dd>

@@ -11,10 +11,11 @@ export function RequestDetailPage(props: {
   requestId: string;
   actions?: (record: { request_id: string; status: string }) => ComponentChildren;
 }) {
-  const { data: record, error, loading } = useLoad(
-    (client) => client.requests.get(props.requestId),
-    [props.requestId],
-  );
+  const {
+    data: record,
+    error,
+    loading,
+  } = useLoad((client) => client.requests.get(props.requestId), [props.requestId]);
   return (
     <section aria-labelledby="request-title">
       <p>

@@ -4,11 +4,11 @@
 // many), and paging stops once a page reaches past the window's start (the list is newest first).
 import type { RequestRecord } from "@oisr/sdk";
 import type { ComponentChildren } from "preact";
-import { REQUEST_KINDS, REQUEST_STATUSES, isOneOf } from "../constants.ts";
-import { localInputToIso, when } from "../format.ts";
-import { href, navigate, type Route } from "../router.ts";
 import { Pager, useCursors } from "../components/pager.tsx";
 import { Badge, Loading, Problem } from "../components/status.tsx";
+import { isOneOf, REQUEST_KINDS, REQUEST_STATUSES } from "../constants.ts";
+import { localInputToIso, when } from "../format.ts";
+import { href, navigate, type Route } from "../router.ts";
 import { useLoad } from "../use-load.ts";
 
 export interface Filters {
@@ -28,7 +28,11 @@ function filtersOf(route: Route): Filters {
   };
 }
 
-export function inWindow(record: RequestRecord, since: string | undefined, until: string | undefined): boolean {
+export function inWindow(
+  record: RequestRecord,
+  since: string | undefined,
+  until: string | undefined,
+): boolean {
   const at = Date.parse(record.accepted_at);
   const from = since ? Date.parse(since) : Number.NEGATIVE_INFINITY;
   const to = until ? Date.parse(until) : Number.POSITIVE_INFINITY;
@@ -114,7 +118,9 @@ export function RequestsPage(props: { route: Route; actions?: (filters: Filters)
   const hidden = (data?.data.length ?? 0) - rows.length;
   const oldest = data?.data[data.data.length - 1];
   // Newest first: once a page reaches before the window's start, later pages are all outside it.
-  const pastWindow = Boolean(filters.since && oldest && Date.parse(oldest.accepted_at) < Date.parse(filters.since));
+  const pastWindow = Boolean(
+    filters.since && oldest && Date.parse(oldest.accepted_at) < Date.parse(filters.since),
+  );
   const page = data ? { next_cursor: data.next_cursor, has_more: data.has_more && !pastWindow } : undefined;
   return (
     <section aria-labelledby="requests-title">

@@ -19,9 +19,8 @@ function Recover(props: { subscriptionId: string; onProgress: () => void }) {
     client.webhooks.recover(props.subscriptionId, { since, ...(until ? { until } : {}) }),
   );
   const poll = useAction((client, id: string) => client.webhooks.getRecovery(props.subscriptionId, id));
-  // biome-ignore lint/correctness/useExhaustiveDependencies: polls the one running recovery.
   useEffect(() => {
-    if (!recovery || recovery.status !== "running") return;
+    if (recovery?.status !== "running") return;
     const timer = setTimeout(async () => {
       const next = await poll.run(recovery.id);
       if (next) {
@@ -119,7 +118,7 @@ function Deliveries(props: { subscriptionId: string; version: number; onRetried:
               </dd>
             </dl>
             {d.response_body && (
-              <pre class="snippet" aria-label={`Response body of attempt ${d.id}`}>
+              <pre class="snippet" title={`Response body of attempt ${d.id}`}>
                 {d.response_body}
               </pre>
             )}

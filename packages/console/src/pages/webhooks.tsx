@@ -2,18 +2,16 @@
 // shown once, right after creation, as the API returns it only then (and on rotation).
 import type { WebhookEventType, WebhookSubscriptionWithSecret } from "@oisr/sdk";
 import { useState } from "preact/hooks";
-import { EVENT_TYPES } from "../constants.ts";
 import { Pager, useCursors } from "../components/pager.tsx";
 import { Badge, Loading, Problem } from "../components/status.tsx";
+import { EVENT_TYPES } from "../constants.ts";
 import { href } from "../router.ts";
 import { useAction, useLoad } from "../use-load.ts";
 
 export function SecretOnce(props: { secret: string; what: string }) {
   return (
     <div class="secret" role="status">
-      <p>
-        {props.what} Copy the signing secret now: it is not shown again.
-      </p>
+      <p>{props.what} Copy the signing secret now: it is not shown again.</p>
       <code class="secret-value">{props.secret}</code>
     </div>
   );
@@ -31,9 +29,9 @@ function CreateForm(props: { onCreated: (sub: WebhookSubscriptionWithSecret) => 
         event.preventDefault();
         const form = event.currentTarget;
         const data = new FormData(form);
-        const events = data.getAll("events").filter((v): v is WebhookEventType =>
-          EVENT_TYPES.some((t) => t === v),
-        );
+        const events = data
+          .getAll("events")
+          .filter((v): v is WebhookEventType => EVENT_TYPES.some((t) => t === v));
         const url = String(data.get("url") ?? "");
         const description = String(data.get("description") ?? "");
         const sub = await create.run(url, events, description || undefined);
@@ -110,12 +108,7 @@ export function WebhooksPage() {
       </table>
       {data && data.data.length === 0 && <p>No subscriptions yet.</p>}
       <Pager cursors={cursors} page={data} label="Subscriptions" />
-      {created && (
-        <SecretOnce
-          secret={created.secret}
-          what={`Subscription ${created.id} created.`}
-        />
-      )}
+      {created && <SecretOnce secret={created.secret} what={`Subscription ${created.id} created.`} />}
       <CreateForm
         onCreated={(sub) => {
           setCreated(sub);

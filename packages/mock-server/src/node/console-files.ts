@@ -46,7 +46,9 @@ export function findConsoleBuild(): string {
   }
   const dir = join(dirname(manifest), "dist", "mock");
   if (!existsSync(join(dir, "mock.html")))
-    throw new Error(`--console: the console is not built (no ${dir}/mock.html): run \`npm run build\` at the repository root.`);
+    throw new Error(
+      `--console: the console is not built (no ${dir}/mock.html): run \`npm run build\` at the repository root.`,
+    );
   return dir;
 }
 
@@ -54,7 +56,8 @@ export function findConsoleBuild(): string {
 export async function consoleResponse(dir: string, pathname: string): Promise<Response | undefined> {
   if (pathname !== CONSOLE_PREFIX && !pathname.startsWith(`${CONSOLE_PREFIX}/`)) return undefined;
   // The service worker's scope is the page's directory: the page must be /console/, not /console.
-  if (pathname === CONSOLE_PREFIX) return new Response(null, { status: 308, headers: { location: `${CONSOLE_PREFIX}/` } });
+  if (pathname === CONSOLE_PREFIX)
+    return new Response(null, { status: 308, headers: { location: `${CONSOLE_PREFIX}/` } });
   const name = pathname.slice(CONSOLE_PREFIX.length + 1) || "mock.html";
   const file = normalize(join(dir, decodeURIComponent(name)));
   if (!file.startsWith(dir + sep) || !existsSync(file)) return undefined;
