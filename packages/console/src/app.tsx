@@ -1,6 +1,7 @@
 // The console's shell: the sign-in form until a key is given, then the navigation, the outage
 // banner and the page the hash route names.
 import type { ComponentChildren } from "preact";
+import { useEffect } from "preact/hooks";
 import { notice, online, session, signOut } from "./api.ts";
 import { Banner } from "./components/banner.tsx";
 import { SignIn } from "./components/sign-in.tsx";
@@ -62,11 +63,25 @@ export function App(props: AppProps) {
   const isOnline = useStore(online);
   const retrying = useStore(notice);
   const route = useRoute();
+  const path = route.segments.join("/");
+  // A new page (not new filters) moves the focus to its content, as a page load would start there
+  // for a screen reader; the header stays one Shift+Tab away.
+  useEffect(() => {
+    if (current) document.getElementById("main")?.focus({ preventScroll: true });
+  }, [path, current]);
   if (!current) return <SignIn hint={props.keyHint} />;
   const section = route.segments[0] ?? "requests";
   return (
     <>
-      <a class="skip" href="#main">
+      {/* Not a plain #main link: the hash is the console's route. */}
+      <a
+        class="skip"
+        href="#main"
+        onClick={(event) => {
+          event.preventDefault();
+          document.getElementById("main")?.focus();
+        }}
+      >
         Skip to content
       </a>
       <header>

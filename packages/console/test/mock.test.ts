@@ -79,6 +79,44 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
     },
   );
 
+  it("is usable from the keyboard: sign-in, navigation, filters, skip link", async () => {
+    const other = await openPage(browser);
+    const p = other.page;
+    try {
+      await p.goto(consoleUrl);
+      await p.getByLabel("API key").waitFor({ timeout: 60_000 });
+      await p.keyboard.press("Tab");
+      expect(await p.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("key");
+      await p.keyboard.press("Enter"); // the field holds the mock's key
+      await p.getByRole("heading", { level: 1, name: "Requests" }).waitFor();
+      // The new page's content has the focus; the header is behind it.
+      expect(await p.evaluate(() => document.activeElement?.id)).toBe("main");
+      await p.keyboard.press("Shift+Tab");
+      expect(await p.evaluate(() => document.activeElement?.textContent)).toBe("Sign out");
+      await p.keyboard.press("Shift+Tab");
+      expect(await p.evaluate(() => document.activeElement?.textContent)).toBe("Queue health");
+      await p.keyboard.press("Enter");
+      await p.getByRole("heading", { level: 1, name: "Queue health" }).waitFor();
+      await p.getByRole("link", { name: "Requests", exact: true }).focus();
+      await p.keyboard.press("Enter");
+      await p.getByRole("heading", { level: 1, name: "Requests" }).waitFor();
+      await p.keyboard.press("Tab"); // into the content: the filter form's first field
+      expect(await p.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("status");
+      await p.getByLabel("Status").selectOption("dead");
+      await p.getByRole("button", { name: "Apply" }).focus();
+      await p.keyboard.press("Enter");
+      await expect.poll(() => p.url()).toContain("status=dead");
+      await expect.poll(() => p.locator("main tbody tr").count()).toBe(1);
+      await p.getByRole("link", { name: "Skip to content" }).focus();
+      await p.keyboard.press("Enter");
+      expect(await p.evaluate(() => document.activeElement?.id)).toBe("main");
+      expect(p.url()).toContain("#/requests?status=dead");
+      expect(foreignRequests(other.requests, origin)).toEqual([]);
+    } finally {
+      await p.context().close();
+    }
+  });
+
   it("finds the failed request and marks the offending field with the problem's text", async () => {
     await page.goto(`${consoleUrl}#/requests?status=failed`);
     await page.locator("tbody a").first().click();
