@@ -73,17 +73,10 @@ export function App(props: AppProps) {
   const section = route.segments[0] ?? "requests";
   return (
     <>
-      {/* Not a plain #main link: the hash is the console's route. */}
-      <a
-        class="skip"
-        href="#main"
-        onClick={(event) => {
-          event.preventDefault();
-          document.getElementById("main")?.focus();
-        }}
-      >
+      {/* A button, not a #main link: the hash is the console's route. */}
+      <button type="button" class="skip" onClick={() => document.getElementById("main")?.focus()}>
         Skip to content
-      </a>
+      </button>
       <header>
         <span class="brand">OISR console</span>
         {props.note && <span class="note">{props.note}</span>}
