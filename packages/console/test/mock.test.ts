@@ -107,7 +107,7 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
       await p.keyboard.press("Enter");
       await expect.poll(() => p.url()).toContain("status=dead");
       await expect.poll(() => p.locator("main tbody tr").count()).toBe(1);
-      await p.getByRole("link", { name: "Skip to content" }).focus();
+      await p.getByRole("button", { name: "Skip to content" }).focus();
       await p.keyboard.press("Enter");
       expect(await p.evaluate(() => document.activeElement?.id)).toBe("main");
       expect(p.url()).toContain("#/requests?status=dead");
