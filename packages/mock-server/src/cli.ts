@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // oisr-mock: the OISR mock as a standalone HTTP server.
 import { parseArgs } from "node:util";
+import { CONSOLE_PREFIX, findConsoleBuild } from "./node/console-files.ts";
 import { startMockServer } from "./node/standalone.ts";
 import { mockOptionsFromEnv } from "./options.ts";
 
@@ -18,6 +19,9 @@ Usage: oisr-mock [options]
   --allow-private-networks      accept http:// and private webhook URLs
   --known-tokens-only           refuse tokens not made through /__mock/accounts (like the server)
   --no-admin                    do not serve the control API under /__mock/
+  --console                     also serve the OISR console at /console/, running this mock in
+                                the browser with demo data (from a clone of the repository,
+                                after \`npm run build\`)
   -h, --help
 
 No token setup: every Bearer token starting with oisr_ is an account of its own.
@@ -37,6 +41,7 @@ async function main(): Promise<void> {
       "allow-private-networks": { type: "boolean" },
       "known-tokens-only": { type: "boolean" },
       "no-admin": { type: "boolean" },
+      console: { type: "boolean" },
       help: { type: "boolean", short: "h" },
     },
   });
@@ -59,6 +64,7 @@ async function main(): Promise<void> {
   const port = Number(values.port ?? process.env.PORT ?? 4010);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new Error(`--port: not a port: ${values.port}`);
+  const consoleDir = values.console ? findConsoleBuild() : undefined;
   const server = await startMockServer({
     ...env,
     port,
@@ -66,6 +72,7 @@ async function main(): Promise<void> {
     basePath: values["base-path"] ?? "/v2",
     admin: !values["no-admin"],
     acceptAnyToken: !values["known-tokens-only"],
+    ...(consoleDir ? { consoleDir } : {}),
   });
   process.stdout.write(
     [
@@ -76,6 +83,9 @@ async function main(): Promise<void> {
       ...(values["no-admin"]
         ? []
         : [`Controls: ${server.origin}/__mock/ (reset, seed, clock/advance, fail-next, ...)`]),
+      ...(consoleDir
+        ? [`Console: ${server.origin}${CONSOLE_PREFIX}/ (the mock runs in the page, with demo data)`]
+        : []),
       "",
     ].join("\n"),
   );

@@ -18,6 +18,7 @@ import { traceMiddleware } from "./http/trace.ts";
 import { unstorableParameters } from "./http/unstorable-parameters.ts";
 import { metricsMiddleware, metricsRoutes, routeTemplates } from "./metrics-http.ts";
 import { apiKeyRoutes } from "./routes/api-keys.ts";
+import { consoleRoutes } from "./routes/console.ts";
 import { docsRoutes } from "./routes/docs.ts";
 import { createAsset, sendAsset } from "./routes/docs-assets.ts";
 import { eventRoutes } from "./routes/events.ts";
@@ -132,6 +133,7 @@ export function createApp(deps: AppDeps): Express {
   // After /v2: the API's calls, the hot path, then meet no probe or docs routes on their way.
   app.use(healthRoutes(deps.database));
   app.use(docsRoutes());
+  app.use(consoleRoutes());
   // With a metrics port, /metrics is served there only (createMetricsApp), off the public API port.
   if (config.metricsPort === undefined) app.use(metricsRoutes(deps.metrics));
 

@@ -8,6 +8,7 @@ import { createMock } from "../mock.ts";
 import type { MockOptions } from "../options.ts";
 import type { Mock } from "../public-types.ts";
 import { ADMIN_PREFIX, handleAdmin } from "./admin.ts";
+import { consoleResponse } from "./console-files.ts";
 
 export interface StandaloneOptions extends Omit<MockOptions, "baseUrl"> {
   /** Default 4010; 0 picks a free port. */
@@ -18,6 +19,11 @@ export interface StandaloneOptions extends Omit<MockOptions, "baseUrl"> {
   basePath?: string;
   /** Serve the control API under `/__mock/` (default true). */
   admin?: boolean;
+  /**
+   * A build of the OISR console (`findConsoleBuild()`, the CLI's `--console`), served under
+   * `/console/`; the page runs the mock in the browser.
+   */
+  consoleDir?: string;
 }
 
 export interface StandaloneServer {
@@ -84,7 +90,14 @@ async function send(res: ServerResponse, response: Response, head: boolean): Pro
  * const { url, mock, close } = await startMockServer({ port: 0 });
  */
 export async function startMockServer(options: StandaloneOptions = {}): Promise<StandaloneServer> {
-  const { port = 4010, host = "127.0.0.1", basePath = "/v2", admin = true, ...mockOptions } = options;
+  const {
+    port = 4010,
+    host = "127.0.0.1",
+    basePath = "/v2",
+    admin = true,
+    consoleDir,
+    ...mockOptions
+  } = options;
   const mock = createMock({ ...mockOptions, baseUrl: `${INTERNAL_ORIGIN}${basePath}` });
   const server = createServer(async (req, res) => {
     try {
@@ -107,6 +120,10 @@ export async function startMockServer(options: StandaloneOptions = {}): Promise<
           await handleAdmin(mock, request, target.pathname.slice(ADMIN_PREFIX.length + 1)),
           head,
         );
+      }
+      if (consoleDir && (req.method === "GET" || head)) {
+        const page = await consoleResponse(consoleDir, target.pathname);
+        if (page) return await send(res, page, head);
       }
       const response = await getResponse(mock.handlers, request);
       await send(res, response ?? notFound(), head);

@@ -1,0 +1,113 @@
+// One request: its record, the outcome of each item on `succeeded`, each rejected field drawn on
+// the body's outline on `failed`, the last attempt's error on `dead`.
+import type { ComponentChildren } from "preact";
+import { ErrorOutline } from "../components/error-outline.tsx";
+import { Badge, JsonBlock, Loading, Problem } from "../components/status.tsx";
+import { when } from "../format.ts";
+import { href } from "../router.ts";
+import { useLoad } from "../use-load.ts";
+
+export function RequestDetailPage(props: {
+  requestId: string;
+  actions?: (record: { request_id: string; status: string }) => ComponentChildren;
+}) {
+  const {
+    data: record,
+    error,
+    loading,
+  } = useLoad((client) => client.requests.get(props.requestId), [props.requestId]);
+  return (
+    <section aria-labelledby="request-title">
+      <p>
+        <a href={href("requests")}>← All requests</a>
+      </p>
+      <h1 id="request-title">
+        Request <code>{props.requestId}</code>
+      </h1>
+      <Problem text={error} />
+      <Loading loading={loading && !record} />
+      {record && (
+        <>
+          <dl class="facts">
+            <dt>Status</dt>
+            <dd>
+              <Badge value={record.status} />
+            </dd>
+            <dt>Kind</dt>
+            <dd>{record.kind}</dd>
+            <dt>Items</dt>
+            <dd>{record.item_count}</dd>
+            <dt>Attempts</dt>
+            <dd>{record.attempts}</dd>
+            <dt>Accepted</dt>
+            <dd>{when(record.accepted_at)}</dd>
+            <dt>Started</dt>
+            <dd>{when(record.started_at)}</dd>
+            <dt>Completed</dt>
+            <dd>{when(record.completed_at)}</dd>
+            <dt>Trace id</dt>
+            <dd>
+              <code>{record.trace_id}</code>
+            </dd>
+            <dt>Idempotency key</dt>
+            <dd>{record.idempotency_key ?? "—"}</dd>
+            <dt>API key</dt>
+            <dd>
+              <code>{record.api_key_id ?? "—"}</code>
+            </dd>
+          </dl>
+          {props.actions?.(record)}
+          {record.status === "failed" && record.errors.length > 0 && (
+            <section aria-labelledby="errors-title">
+              <h2 id="errors-title">Rejected fields</h2>
+              <ErrorOutline errors={record.errors} />
+            </section>
+          )}
+          {record.status === "dead" && record.error && (
+            <section aria-labelledby="dead-title">
+              <h2 id="dead-title">Last attempt</h2>
+              <p class="problem">
+                <code>{record.error.code}</code> {record.error.message}
+              </p>
+            </section>
+          )}
+          {record.result && (
+            <section aria-labelledby="result-title">
+              <h2 id="result-title">Result</h2>
+              <p>
+                created {record.result.created}, updated {record.result.updated}, unchanged{" "}
+                {record.result.unchanged}, stale {record.result.stale}
+              </p>
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Item</th>
+                    <th scope="col">Type</th>
+                    <th scope="col">Id</th>
+                    <th scope="col">Outcome</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {record.result.items.map((item) => (
+                    <tr key={item.index}>
+                      <td>{item.index}</td>
+                      <td>{item.type}</td>
+                      <td>
+                        <code>{item.id}</code>
+                      </td>
+                      <td>{item.outcome}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          )}
+          <details>
+            <summary>The record as JSON</summary>
+            <JsonBlock value={record} label="Request record JSON" />
+          </details>
+        </>
+      )}
+    </section>
+  );
+}
