@@ -2,7 +2,7 @@
 // receiver, a revocation) can skip it with the reason instead of failing it: under the kit, a
 // missing capability is a gap in the run, not a defect of the implementation.
 import type { TestContext } from "vitest";
-import { type Capability, CAPABILITIES, MissingCapability, skipReason } from "./capabilities.ts";
+import { CAPABILITIES, type Capability, MissingCapability, skipReason } from "./capabilities.ts";
 import type { Target } from "./system.ts";
 
 let current: { context: TestContext; target: Target } | undefined;

@@ -9,11 +9,10 @@ import { configuredTargets } from "./kit/select-targets.ts";
 import { targets as oisrTargets } from "./oisr-targets.ts";
 import type { Target } from "./system.ts";
 
+export { pooledUrl } from "./oisr-targets.ts";
 export type { System, Target } from "./system.ts";
-
 /** A fresh PostgreSQL database per system, dropped on close. */
 export { freshDatabase };
-export { pooledUrl } from "./oisr-targets.ts";
 
 const kit = readConfig();
 /** OISR's own targets, or under the kit's runner, the ones its options describe. */

@@ -23,12 +23,18 @@ export async function runAdmin(command: string, args: string[]): Promise<Record<
     const parsed: unknown = JSON.parse(last);
     if (code === 0 && parsed !== null && typeof parsed === "object") return parsed as Record<string, unknown>;
   } catch {}
-  throw new Error(`admin command "${command} ${args.join(" ")}" exited with ${code}, stdout: ${stdout} stderr: ${stderr}`);
+  throw new Error(
+    `admin command "${command} ${args.join(" ")}" exited with ${code}, stdout: ${stdout} stderr: ${stderr}`,
+  );
 }
 
-export async function mintAccount(command: string, name: string): Promise<{ accountId: string; token: string }> {
+export async function mintAccount(
+  command: string,
+  name: string,
+): Promise<{ accountId: string; token: string }> {
   const out = await runAdmin(command, ["accounts", "create", "--name", name]);
-  if (typeof out.token !== "string") throw new Error(`"${command} accounts create" printed no token: ${JSON.stringify(out)}`);
+  if (typeof out.token !== "string")
+    throw new Error(`"${command} accounts create" printed no token: ${JSON.stringify(out)}`);
   return { accountId: String(out.account_id ?? out.accountId ?? "unknown"), token: out.token };
 }
 

@@ -8,14 +8,20 @@ export interface Area {
 }
 
 export const AREAS: Record<string, Area> = {
-  health: { title: "Probes, the served spec and /docs", operations: ["getHealth", "getReadiness", "getOpenApiDocument"] },
+  health: {
+    title: "Probes, the served spec and /docs",
+    operations: ["getHealth", "getReadiness", "getOpenApiDocument"],
+  },
   auth: { title: "Authentication and account isolation", operations: ["getOrder", "listOrders"] },
   "ingest-ack": {
     title: "Ingest acknowledgment: 202, Location, Retry-After, trace ids, problem+json",
     operations: ["ingestOrders", "ingestInventory", "ingestShipments", "ingestReturns", "ingestDispositions"],
   },
   idempotency: { title: "Idempotency-Key replays and reuse", operations: ["ingestOrders"] },
-  validation: { title: "What is refused before anything is stored", operations: ["ingestOrders", "ingestReturns"] },
+  validation: {
+    title: "What is refused before anything is stored",
+    operations: ["ingestOrders", "ingestReturns"],
+  },
   "validation-property": { title: "Invalid bodies, generated (fast-check)", operations: ["ingestOrders"] },
   "hostile-input": { title: "Hostile input: bounded answers, never a 500", operations: ["ingestOrders"] },
   "proto-keys": { title: "Prototype keys in query strings", operations: ["listOrders"] },
@@ -27,21 +33,36 @@ export const AREAS: Record<string, Area> = {
   inventory: { title: "Inventory snapshots and levels", operations: ["ingestInventory", "listInventory"] },
   requests: { title: "Request records and their states", operations: ["getRequest", "listRequests"] },
   feeds: { title: "Change feeds: /orders and /returns", operations: ["listOrders", "listReturns"] },
-  "first-steps": { title: "The first calls a new integrator makes", operations: ["ingestOrders", "getRequest"] },
+  "first-steps": {
+    title: "The first calls a new integrator makes",
+    operations: ["ingestOrders", "getRequest"],
+  },
   "rate-limits": { title: "Rate limits: headers, 429, scopes", operations: ["ingestOrders", "listOrders"] },
-  "api-keys": { title: "API keys: permissions and creation", operations: ["createApiKey", "listApiKeys", "getApiKey"] },
+  "api-keys": {
+    title: "API keys: permissions and creation",
+    operations: ["createApiKey", "listApiKeys", "getApiKey"],
+  },
   "api-keys-lifecycle": {
     title: "API keys: rotation, revocation, expiry",
     operations: ["rotateApiKey", "revokeApiKey"],
   },
   events: { title: "The events feed", operations: ["listEvents", "getEvent"] },
-  "request-events": { title: "Request events (request.succeeded, .failed, .dead)", operations: ["onRequestSucceeded"] },
+  "request-events": {
+    title: "Request events (request.succeeded, .failed, .dead)",
+    operations: ["onRequestSucceeded"],
+  },
   "webhook-recovery": {
     title: "Webhook signing, redelivery and recovery",
     operations: ["createWebhookSubscription", "retryWebhookDelivery", "recoverWebhookSubscription"],
   },
-  "webhook-backpressure": { title: "A receiver's 429/503 Retry-After", operations: ["listWebhookDeliveries"] },
-  "webhook-response-snippet": { title: "The receiver's answer in the deliveries log", operations: ["listWebhookDeliveries"] },
+  "webhook-backpressure": {
+    title: "A receiver's 429/503 Retry-After",
+    operations: ["listWebhookDeliveries"],
+  },
+  "webhook-response-snippet": {
+    title: "The receiver's answer in the deliveries log",
+    operations: ["listWebhookDeliveries"],
+  },
   "database-failures": { title: "Database failures: dead requests, 503", operations: ["getRequest"] },
 };
 

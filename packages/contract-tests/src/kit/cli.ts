@@ -27,25 +27,25 @@ ${CAPABILITIES.map((c) => `  ${c.padEnd(9)} ${ENABLED_BY[c]}`).join("\n")}`;
 
 const split = (values: string[] | undefined) => (values ?? []).flatMap((v) => v.split(",")).filter(Boolean);
 
+const OPTIONS = {
+  base: { type: "string" },
+  token: { type: "string", multiple: true },
+  "admin-command": { type: "string" },
+  "webhook-host": { type: "string" },
+  targets: { type: "string" },
+  only: { type: "string", multiple: true },
+  skip: { type: "string", multiple: true },
+  junit: { type: "string" },
+  json: { type: "string" },
+  verbose: { type: "boolean" },
+  list: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 async function main(): Promise<number> {
-  let values;
+  let values: ReturnType<typeof parseArgs<{ options: typeof OPTIONS }>>["values"];
   try {
-    ({ values } = parseArgs({
-      options: {
-        base: { type: "string" },
-        token: { type: "string", multiple: true },
-        "admin-command": { type: "string" },
-        "webhook-host": { type: "string" },
-        targets: { type: "string" },
-        only: { type: "string", multiple: true },
-        skip: { type: "string", multiple: true },
-        junit: { type: "string" },
-        json: { type: "string" },
-        verbose: { type: "boolean" },
-        list: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    }));
+    ({ values } = parseArgs({ options: OPTIONS }));
   } catch (error) {
     process.stderr.write(`oisr-conformance: ${(error as Error).message}\n\n${HELP}\n`);
     return 2;
@@ -86,7 +86,9 @@ main().then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    process.stderr.write(`oisr-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `oisr-conformance: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
     process.exitCode = 2;
   },
 );

@@ -37,7 +37,9 @@ export async function preflight(options: PreflightOptions): Promise<void> {
   const seen = new Set<string>();
   for (const token of options.tokens) {
     if (seen.has(token))
-      throw new UsageError("two --token options are equal: the isolation tests need tokens of two different accounts");
+      throw new UsageError(
+        "two --token options are equal: the isolation tests need tokens of two different accounts",
+      );
     seen.add(token);
   }
   const base = options.baseUrl.replace(/\/+$/, "");
@@ -49,7 +51,10 @@ export async function preflight(options: PreflightOptions): Promise<void> {
         signal: AbortSignal.timeout(timeoutMs),
       });
     } catch (error) {
-      const cause = error instanceof Error ? ((error.cause as Error | undefined)?.message ?? error.message) : String(error);
+      const cause =
+        error instanceof Error
+          ? ((error.cause as Error | undefined)?.message ?? error.message)
+          : String(error);
       throw new UsageError(`cannot reach ${base}: ${cause}`);
     }
   };
@@ -59,7 +64,9 @@ export async function preflight(options: PreflightOptions): Promise<void> {
   for (const [i, token] of options.tokens.entries()) {
     const res = await get(token);
     if (res.status === 401 || res.status === 403)
-      throw new UsageError(`token ${i + 1} (${token.slice(0, 9)}…) is refused: GET /requests answered ${res.status}`);
+      throw new UsageError(
+        `token ${i + 1} (${token.slice(0, 9)}…) is refused: GET /requests answered ${res.status}`,
+      );
     if (res.status !== 200)
       throw new UsageError(`GET ${base}/requests with token ${i + 1} answered ${res.status}, expected 200`);
   }

@@ -56,7 +56,9 @@ function progress(print: (text: string) => void): Reporter {
       const tests = [...module.children.allTests()].map((t) => t.result().state);
       const n = (s: string) => tests.filter((t) => t === s).length;
       const mark = n("failed") > 0 || module.errors().length > 0 ? "✗" : "✓";
-      print(`${mark} ${areaName(module.moduleId)}: ${n("passed")} passed, ${n("failed")} failed, ${n("skipped")} skipped\n`);
+      print(
+        `${mark} ${areaName(module.moduleId)}: ${n("passed")} passed, ${n("failed")} failed, ${n("skipped")} skipped\n`,
+      );
     },
   };
 }
@@ -71,7 +73,8 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
   const areas = selectAreas([...suite.files.keys()], options.only, options.skip);
   const tokens = options.tokens ?? [];
   if (!options.targetsModule) {
-    if (!options.baseUrl) throw new UsageError("--base URL is required (e.g. --base http://localhost:3000/v2)");
+    if (!options.baseUrl)
+      throw new UsageError("--base URL is required (e.g. --base http://localhost:3000/v2)");
     await preflight({
       baseUrl: options.baseUrl,
       tokens,

@@ -10,7 +10,8 @@ export async function configuredTargets(config: KitConfig): Promise<Target[]> {
   if (config.targetsModule) {
     const path = isAbsolute(config.targetsModule) ? config.targetsModule : resolve(config.targetsModule);
     const loaded = (await import(pathToFileURL(path).href)) as { targets?: Target[] };
-    if (!Array.isArray(loaded.targets)) throw new Error(`${config.targetsModule} exports no \`targets\` array`);
+    if (!Array.isArray(loaded.targets))
+      throw new Error(`${config.targetsModule} exports no \`targets\` array`);
     return loaded.targets;
   }
   if (config.baseUrl) return [externalTarget({ ...config, baseUrl: config.baseUrl })];

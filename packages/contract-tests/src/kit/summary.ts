@@ -7,7 +7,9 @@ export function formatSummary(result: ConformanceResult, verbose = false): strin
   for (const area of result.areas) {
     const n = (s: string) => area.tests.filter((t) => t.status === s).length;
     const mark = n("failed") > 0 || area.errors.length > 0 ? "✗" : n("passed") > 0 ? "✓" : "–";
-    lines.push(`${mark} ${area.area}: ${area.title}  (${n("passed")} passed, ${n("failed")} failed, ${n("skipped")} skipped)`);
+    lines.push(
+      `${mark} ${area.area}: ${area.title}  (${n("passed")} passed, ${n("failed")} failed, ${n("skipped")} skipped)`,
+    );
     for (const link of area.links) lines.push(`    spec: ${link}`);
     for (const error of area.errors) lines.push(`    error: ${error.replaceAll("\n", "\n           ")}`);
     for (const test of area.tests) {
