@@ -93,13 +93,29 @@ function skipping(system: System): System {
   };
 }
 
+export interface UseSystemOptions {
+  /**
+   * The file's tests hold on accounts that already have data and are used by other tests (the
+   * kit with `--token` only): they look only at what they stored themselves. Tests of such a file
+   * that still need an empty account call `h.need("accounts")`.
+   */
+  sharedAccounts?: boolean;
+}
+
 /**
  * Starts `target` for this file (beforeAll) and stops it after (afterAll). When the file's
  * settings (`env`) are more than the target can honour, its tests are skipped with the reason
  * and the system is not started.
  */
-export function useSystem(target: Target, env: Record<string, string> = {}): Harness {
-  const missing = lacking(target, needsSettings(env) ? ["settings"] : []);
+export function useSystem(
+  target: Target,
+  env: Record<string, string> = {},
+  options: UseSystemOptions = {},
+): Harness {
+  // On a target that only shares existing accounts, a file whose tests count on empty accounts
+  // (nothing stored, whole lists, limits per account) needs fresh ones: most files do.
+  const accounts = target.sharedAccounts !== undefined && !options.sharedAccounts ? ["accounts" as const] : [];
+  const missing = lacking(target, [...(needsSettings(env) ? ["settings" as const] : []), ...accounts]);
   let system: System | undefined;
   beforeAll(async () => {
     if (missing.length === 0) system = skipping(await target.start({ ...RELAXED_LIMITS, ...env }));
