@@ -114,7 +114,8 @@ export function useSystem(
 ): Harness {
   // On a target that only shares existing accounts, a file whose tests count on empty accounts
   // (nothing stored, whole lists, limits per account) needs fresh ones: most files do.
-  const accounts = target.sharedAccounts !== undefined && !options.sharedAccounts ? ["accounts" as const] : [];
+  const accounts =
+    target.sharedAccounts !== undefined && !options.sharedAccounts ? ["accounts" as const] : [];
   const missing = lacking(target, [...(needsSettings(env) ? ["settings" as const] : []), ...accounts]);
   let system: System | undefined;
   beforeAll(async () => {
