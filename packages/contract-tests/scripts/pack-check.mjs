@@ -152,9 +152,11 @@ try {
       bad.stderr,
     );
     const json = join(dir, `tokens-${major}.json`);
+    // The areas that run on shared accounts, but the long lifecycle: minutes on a busy machine.
+    const areas = "health,first-steps,ingest-ack,auth,hostile-input,query-limits,proto-keys,validation";
     const tokensOnly = spawnSync(
       node,
-      [bin, "--base", base, "--token", tokens[0], "--token", tokens[1], "--json", json],
+      [bin, "--base", base, "--token", tokens[0], "--token", tokens[1], "--only", areas, "--json", json],
       {
         cwd: dir,
         encoding: "utf8",
@@ -181,7 +183,7 @@ try {
       "--admin-command",
       admin,
       "--only",
-      "idempotency,feeds,auth",
+      "idempotency,feeds",
       "--junit",
       junit,
       "--json",
@@ -194,7 +196,7 @@ try {
     `Node 20, --admin-command, three areas: exit ${withAdmin.status}, ${adminResult.passed} passed, ${adminResult.skipped} skipped`,
     withAdmin.status === 0 &&
       adminResult.failed === 0 &&
-      adminResult.passed > 50 &&
+      adminResult.passed > 20 &&
       /<testsuites/.test(readFileSync(junit, "utf8")),
     withAdmin.stdout.slice(-4000) + withAdmin.stderr,
   );

@@ -17,6 +17,7 @@ Usage: oisr-conformance --base URL --token A --token B [options]
   --webhook-host HOST     this machine as the implementation reaches it, for webhook receivers
   --targets MODULE        a module exporting \`targets\` the kit starts itself (instead of --base)
   --only AREA[,AREA]      run these areas only       --skip AREA[,AREA]  leave these out
+  --grep PATTERN          only the tests whose name matches (a regular expression)
   --junit FILE            JUnit XML report           --json FILE         JSON report
   --verbose               list every rule, passed and skipped
   --list                  list the areas and exit
@@ -35,6 +36,7 @@ const OPTIONS = {
   targets: { type: "string" },
   only: { type: "string", multiple: true },
   skip: { type: "string", multiple: true },
+  grep: { type: "string" },
   junit: { type: "string" },
   json: { type: "string" },
   verbose: { type: "boolean" },
@@ -67,6 +69,7 @@ async function main(): Promise<number> {
       ...(values.targets !== undefined ? { targetsModule: values.targets } : {}),
       only: split(values.only),
       skip: split(values.skip),
+      ...(values.grep !== undefined ? { grep: values.grep } : {}),
       ...(values.junit !== undefined ? { junit: values.junit } : {}),
       ...(values.json !== undefined ? { json: values.json } : {}),
       verbose: values.verbose ?? false,

@@ -26,6 +26,8 @@ export interface ConformanceOptions {
   only?: string[];
   /** Areas to leave out. */
   skip?: string[];
+  /** Only the tests whose full name matches this regular expression (one rule, say). */
+  grep?: string;
   /** Write a JUnit XML report there. */
   junit?: string;
   /** Write the JSON result (ConformanceResult) there. */
@@ -112,6 +114,7 @@ export async function runConformance(options: ConformanceOptions): Promise<Confo
         include: areas.map((a) => suite.files.get(a) as string),
         reporters: [collector, progress(print), ...(options.junit ? ["junit"] : [])],
         ...(options.junit ? { outputFile: { junit: resolve(options.junit) } } : {}),
+        ...(options.grep ? { testNamePattern: options.grep } : {}),
         testTimeout: 60_000,
         hookTimeout: 60_000,
         // One file at a time: a system under test is shared, and rate limits are per account.

@@ -9,12 +9,12 @@ const CASES: { fault: Exclude<Fault, "none">; area: string; rule: RegExp }[] = [
   {
     fault: "ack-200",
     area: "ingest-ack",
-    rule: /POST orders: 202 \{message, request_id, trace_id\}, Location, Retry-After: 1/,
+    rule: /POST 'orders': 202 \{message, request_id, trace_id\}, Location, Retry-After: 1/,
   },
   {
     fault: "no-retry-after",
     area: "ingest-ack",
-    rule: /POST orders: 202 \{message, request_id, trace_id\}, Location, Retry-After: 1/,
+    rule: /POST 'orders': 202 \{message, request_id, trace_id\}, Location, Retry-After: 1/,
   },
   { fault: "webhook-secret", area: "request-events", rule: /gets one signed event per request/ },
   { fault: "feed-order", area: "feeds", rule: /orders come in change order/ },
@@ -26,18 +26,34 @@ afterEach(async () => {
   server = undefined;
 });
 
+// The rules' tests only (--grep): a whole area takes minutes on a busy machine, and the unbroken
+// run of the same tests shows that each failure is the fault's.
+const RULES = CASES.map((c) => c.rule.source).join("|");
 const kitAgainst = (s: BrokenServer, areas: string[]) =>
-  runKit(["--base", s.baseUrl, "--admin-command", mockAdminCommand(s.origin), "--only", areas.join(",")]);
+  runKit([
+    "--base",
+    s.baseUrl,
+    "--admin-command",
+    mockAdminCommand(s.origin),
+    "--only",
+    [...new Set(areas)].join(","),
+    "--grep",
+    RULES,
+  ]);
 
 describe("a deliberately broken implementation", () => {
   it(
     "unbroken, the areas the faults break all pass (exit 0)",
     async () => {
       server = await startBrokenServer("none");
-      const run = await kitAgainst(server, [...new Set(CASES.map((c) => c.area))]);
+      const run = await kitAgainst(
+        server,
+        CASES.map((c) => c.area),
+      );
       expect(failedNames(run), run.stdout + run.stderr).toEqual([]);
       expect(run.code, run.stdout + run.stderr).toBe(0);
-      expect(run.result?.passed).toBeGreaterThan(30);
+      // The ingest acknowledgment of orders, the signed request events, the orders feed.
+      expect(run.result?.passed).toBeGreaterThanOrEqual(3);
     },
     KIT_RUN_TIMEOUT_MS,
   );
