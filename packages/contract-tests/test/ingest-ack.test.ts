@@ -152,8 +152,10 @@ describe.each(targets)("ingest acknowledgment — $name", (target) => {
         422,
         "idempotency_key_reused",
         async (c) => {
-          await c.ingest("/ingest/orders", { orders: [order()] }, { "idempotency-key": "k-1" });
-          return c.post("/ingest/orders", { orders: [order()] }, { "idempotency-key": "k-1" });
+          // A key of its own: on the kit's shared accounts, an earlier run used any fixed one.
+          const key = `k-${crypto.randomUUID()}`;
+          await c.ingest("/ingest/orders", { orders: [order()] }, { "idempotency-key": key });
+          return c.post("/ingest/orders", { orders: [order()] }, { "idempotency-key": key });
         },
       ],
     ];
