@@ -1,7 +1,9 @@
 // Per-file systems and per-test accounts. One system per target per test file (started in
 // beforeAll), one fresh account per test: accounts are fully isolated, so tests never interfere.
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll, beforeEach, expect } from "vitest";
+import { type Capability, MissingCapability, skipReason } from "./capabilities.ts";
 import { type Api, type ApiResponse, api, type Json } from "./client.ts";
+import { enterTest, lacking, skipFor } from "./current-test.ts";
 import { type PollOptions, type WaitOptions, waitForRequest } from "./poll.ts";
 import type { System, Target } from "./targets.ts";
 
@@ -22,8 +24,13 @@ export const RELAXED_LIMITS = {
 
 export interface Harness {
   readonly system: System;
-  /** A fresh account and a client holding its token. */
+  /**
+   * A fresh account and a client holding its token. On a target with shared accounts (the kit
+   * with tokens only), the test's first, second… given account; one too many skips the test.
+   */
   account(): Promise<Client>;
+  /** Skips this test, with the reason, unless the target can do all of `capabilities`. */
+  need(...capabilities: Capability[]): void;
 }
 
 export interface Client extends Api {
@@ -56,14 +63,71 @@ export function client(system: System, account: { accountId: string; token: stri
   };
 }
 
-/** Starts `target` for this file (beforeAll) and stops it after (afterAll). */
-export function useSystem(target: Target, env: Record<string, string> = {}): Harness {
+/**
+ * Settings a file's system must have for its tests to mean anything ("settings"): everything but
+ * rate limits raised only so that polling never trips them, which a system with its usual limits
+ * may well not need.
+ */
+function needsSettings(env: Record<string, string>): boolean {
+  return Object.entries(env).some(([key, value]) => {
+    if (key !== "OISR_RATE_LIMITS") return true;
+    const limits = JSON.parse(value) as Record<string, number>;
+    return Object.values(limits).some((limit) => limit < 1000);
+  });
+}
+
+/** Revocation and minting skip the test (with the reason) where the target cannot do them. */
+function skipping(system: System): System {
+  const orSkip = async <T>(run: () => Promise<T>): Promise<T> => {
+    try {
+      return await run();
+    } catch (error) {
+      if (error instanceof MissingCapability) skipFor([error.capability]);
+      throw error;
+    }
+  };
+  return {
+    ...system,
+    createAccount: (name) => orSkip(() => system.createAccount(name)),
+    revokeToken: (token) => orSkip(() => system.revokeToken(token)),
+  };
+}
+
+export interface UseSystemOptions {
+  /**
+   * The file's tests hold on accounts that already have data and are used by other tests (the
+   * kit with `--token` only): they look only at what they stored themselves. Tests of such a file
+   * that still need an empty account call `h.need("accounts")`.
+   */
+  sharedAccounts?: boolean;
+}
+
+/**
+ * Starts `target` for this file (beforeAll) and stops it after (afterAll). When the file's
+ * settings (`env`) are more than the target can honour, its tests are skipped with the reason
+ * and the system is not started.
+ */
+export function useSystem(
+  target: Target,
+  env: Record<string, string> = {},
+  options: UseSystemOptions = {},
+): Harness {
+  // On a target that only shares existing accounts, a file whose tests count on empty accounts
+  // (nothing stored, whole lists, limits per account) needs fresh ones: most files do.
+  const accounts =
+    target.sharedAccounts !== undefined && !options.sharedAccounts ? ["accounts" as const] : [];
+  const missing = lacking(target, [...(needsSettings(env) ? ["settings" as const] : []), ...accounts]);
   let system: System | undefined;
   beforeAll(async () => {
-    system = await target.start({ ...RELAXED_LIMITS, ...env });
+    if (missing.length === 0) system = skipping(await target.start({ ...RELAXED_LIMITS, ...env }));
   });
   afterAll(async () => {
     await system?.close();
+  });
+  beforeEach((context) => {
+    enterTest(context, target);
+    if (missing.length > 0) context.skip(skipReason(missing));
+    system?.resetSharedAccounts?.();
   });
   const harness: Harness = {
     get system() {
@@ -73,6 +137,10 @@ export function useSystem(target: Target, env: Record<string, string> = {}): Har
     async account() {
       const s = harness.system;
       return client(s, await s.createAccount());
+    },
+    need(...capabilities) {
+      const lacks = lacking(target, capabilities);
+      if (lacks.length > 0) skipFor(lacks);
     },
   };
   return harness;

@@ -1,98 +1,22 @@
-// The systems the one contract suite runs against. Each target starts a fresh, isolated system
-// and can mint accounts; tests talk to it over HTTP only.
+// The systems the one contract suite runs against (src/oisr-targets.ts, or the kit's), and the
+// helpers of the tests that start server processes themselves (repository only: the kit ships
+// src/kit/targets.ts in this module's place). Tests talk to a system over HTTP only.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freshDatabase, loadConfig, openServices, startServer } from "@oisr/server";
-import { mockTarget } from "./mock-targets.ts";
+import { freshDatabase, openServices } from "@oisr/server";
+import { readConfig } from "./kit/config.ts";
+import { configuredTargets } from "./kit/select-targets.ts";
+import { targets as oisrTargets } from "./oisr-targets.ts";
 import type { Target } from "./system.ts";
 
+export { pooledUrl } from "./oisr-targets.ts";
 export type { System, Target } from "./system.ts";
-
 /** A fresh PostgreSQL database per system, dropped on close. */
 export { freshDatabase };
 
-/** A fresh, empty PGlite directory: the server fills it from its migrated template (db/pglite-template.ts). */
-function freshPgliteDir(): { dir: string; drop(): Promise<void> } {
-  const dir = mkdtempSync(join(tmpdir(), "oisr-contract-pglite-run-"));
-  return { dir, drop: async () => rmSync(dir, { recursive: true, force: true }) };
-}
-
-/** The same database through a transaction pooler: `pooler` is its URL (any database name). */
-export function pooledUrl(directUrl: string, pooler: string): string {
-  const url = new URL(directUrl);
-  const via = new URL(pooler);
-  url.host = via.host;
-  return url.toString();
-}
-
-function serverTarget(name: string, databaseUrl: string | undefined, pooler?: string): Target {
-  return {
-    name,
-    async start(env = {}) {
-      const db = databaseUrl ? await freshDatabase(databaseUrl) : undefined;
-      // Behind PgBouncer in transaction mode, as a managed PostgreSQL would put it; LISTEN direct.
-      const pooling =
-        db && pooler
-          ? {
-              DATABASE_URL: pooledUrl(db.url, pooler),
-              OISR_DATABASE_POOLING: "transaction",
-              OISR_LISTEN_DATABASE_URL: db.url,
-            }
-          : {};
-      const pglite = databaseUrl ? undefined : freshPgliteDir();
-      const config = loadConfig({
-        PORT: "0",
-        LOG_LEVEL: "silent",
-        OISR_DATA_DIR: pglite?.dir ?? "memory://",
-        OISR_VALIDATE_RESPONSES: "1",
-        OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1",
-        OISR_RETRY_BASE_MS: "50",
-        ...(db ? { DATABASE_URL: db.url } : {}),
-        ...pooling,
-        ...env,
-      });
-      const server = await startServer(config);
-      return {
-        baseUrl: server.url as string,
-        origin: server.origin as string,
-        ...(db ? { databaseUrl: db.url } : {}),
-        async createAccount(accountName = "contract-test") {
-          const created = await server.services.accounts.createAccount(accountName);
-          return { accountId: created.account_id, token: created.token };
-        },
-        async revokeToken(token) {
-          await server.services.accounts.revokeToken(token);
-        },
-        async close() {
-          await server.close();
-          await db?.drop();
-          await pglite?.drop();
-        },
-      };
-    },
-  };
-}
-
-/** The server on embedded PGlite always; on PostgreSQL too when DATABASE_URL is set. */
-export const targets: Target[] = [
-  serverTarget("server (PGlite)", undefined),
-  ...(process.env.DATABASE_URL ? [serverTarget("server (PostgreSQL)", process.env.DATABASE_URL)] : []),
-  // OISR_PGBOUNCER_URL: a PgBouncer in transaction mode in front of DATABASE_URL (scripts/pgbouncer.sh).
-  ...(process.env.DATABASE_URL && process.env.OISR_PGBOUNCER_URL
-    ? [
-        serverTarget(
-          "server (PostgreSQL via PgBouncer, transaction pooling)",
-          process.env.DATABASE_URL,
-          process.env.OISR_PGBOUNCER_URL,
-        ),
-      ]
-    : []),
-  mockTarget("mock (in-process msw)"),
-  mockTarget("mock (standalone)"),
-];
+const kit = readConfig();
+/** OISR's own targets, or under the kit's runner, the ones its options describe. */
+export const targets: Target[] = kit ? await configuredTargets(kit) : oisrTargets;
 
 // The server's entry, found through the package as any dependant would (not by a relative path).
 const serverMain = fileURLToPath(new URL("./main.ts", import.meta.resolve("@oisr/server")));

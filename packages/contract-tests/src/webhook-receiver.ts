@@ -1,8 +1,11 @@
-// A real webhook receiver on 127.0.0.1 for the black-box tests, and signature checking written
-// from docs/product.md §6 (Standard Webhooks), independent of the server's own signing code.
+// A real webhook receiver for the black-box tests (on 127.0.0.1, or reachable at the kit's
+// --webhook-host), and signature checking written from docs/product.md §6 (Standard Webhooks),
+// independent of the server's own signing code. The one copy: the conformance kit exports it.
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
+import { requireCapabilities } from "./current-test.ts";
+import { receiverHost } from "./kit/config.ts";
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -33,8 +36,14 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-/** Listens on 127.0.0.1:`port`; 0 (the default) takes a free port. */
+/**
+ * Listens on 127.0.0.1:`port` (all interfaces under the kit's --webhook-host, which then names
+ * the URL's host); 0, the default, takes a free port. In a test whose target cannot reach this
+ * machine, skips the test with the reason.
+ */
 export async function startReceiver(respond: Receiver["respond"] = () => 200, port = 0): Promise<Receiver> {
+  requireCapabilities("webhooks");
+  const host = receiverHost();
   const receiver: Receiver = {
     url: "",
     received: [],
@@ -73,9 +82,9 @@ export async function startReceiver(respond: Receiver["respond"] = () => 200, po
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(port, "127.0.0.1", resolve);
+    server.listen(port, host.listen, resolve);
   });
-  receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+  receiver.url = `http://${host.url}:${(server.address() as AddressInfo).port}/hooks`;
   receiver.close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();

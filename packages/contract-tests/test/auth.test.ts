@@ -41,7 +41,8 @@ function expectUnauthorized(res: Awaited<ReturnType<Client["get"]>>) {
 }
 
 describe.each(targets)("authentication and account isolation — $name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   describe.each(BAD_AUTHORIZATION)("a %s token", (_name, headers) => {
     it.each(CALLS)(
@@ -156,6 +157,7 @@ describe.each(targets)("authentication and account isolation — $name", (target
     });
 
     it("lists show only the caller's own resources", async () => {
+      h.need("accounts"); // b's lists stay empty
       const [a, b] = [await h.account(), await h.account()];
       const s = await seed(a);
       succeeded(

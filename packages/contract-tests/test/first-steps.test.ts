@@ -7,7 +7,8 @@ import { expectProblem, useSystem } from "../src/harness.ts";
 import { targets } from "../src/targets.ts";
 
 describe.each(targets)("first steps — $name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   it.each(["/orders", "/ingest/orders", "/v1/orders", "/nope"])(
     "GET %s at the origin (no /v2) is a 404 saying API paths start with /v2",

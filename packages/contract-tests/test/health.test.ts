@@ -32,7 +32,8 @@ const OPERATIONS: [string, string, string][] = [
 ];
 
 describe.each(targets)("health and the served spec — $name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   it("GET /healthz answers 200 {status: ok} without authentication, with X-Trace-Id", async () => {
     const res = await send(h.system, "GET", `${h.system.origin}/healthz`);

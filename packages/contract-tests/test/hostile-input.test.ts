@@ -7,7 +7,8 @@ import { expectProblem, useSystem } from "../src/harness.ts";
 import { targets } from "../src/targets.ts";
 
 describe.each(targets)("hostile input — $name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   it("an array over its maxItems is one problem; its items are not validated", async () => {
     const c = await h.account();

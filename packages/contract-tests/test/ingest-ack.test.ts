@@ -11,7 +11,8 @@ const TRACE = "4bf92f3577b34da6a3ce929d0e0e4736";
 const TRACEPARENT = `00-${TRACE}-00f067aa0ba902b7-01`;
 
 describe.each(targets)("ingest acknowledgment — $name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   it.each(INGEST_ENDPOINTS)(
     "POST $kind: 202 {message, request_id, trace_id}, Location, Retry-After: 1, X-Trace-Id",
@@ -104,6 +105,7 @@ describe.each(targets)("ingest acknowledgment — $name", (target) => {
   });
 
   it("dispositions for an unknown server return id (ret_ + ULID) are 404 at once and not stored", async () => {
+    h.need("accounts"); // "not stored": the account's request list stays empty
     const c = await h.account();
     const res = await c.post("/ingest/returns/ret_01JPSG5BNAPHTDHY3NB7Z638J1/dispositions", {
       dispositions: [{ line_id: "L1", quantity: 1, outcome: "restock", decided_at: "2025-03-20T10:00:00Z" }],
@@ -150,8 +152,10 @@ describe.each(targets)("ingest acknowledgment — $name", (target) => {
         422,
         "idempotency_key_reused",
         async (c) => {
-          await c.ingest("/ingest/orders", { orders: [order()] }, { "idempotency-key": "k-1" });
-          return c.post("/ingest/orders", { orders: [order()] }, { "idempotency-key": "k-1" });
+          // A key of its own: on the kit's shared accounts, an earlier run used any fixed one.
+          const key = `k-${crypto.randomUUID()}`;
+          await c.ingest("/ingest/orders", { orders: [order()] }, { "idempotency-key": key });
+          return c.post("/ingest/orders", { orders: [order()] }, { "idempotency-key": key });
         },
       ],
     ];

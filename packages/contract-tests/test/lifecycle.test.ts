@@ -50,7 +50,8 @@ async function anOrder(c: Client, overrides: Parameters<typeof order>[0] = {}) {
 }
 
 describe.each(targets)("lifecycle — $name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   it("order → shipment → return → dispositions, submitted without waiting, all succeed in order", async () => {
     const c = await h.account();

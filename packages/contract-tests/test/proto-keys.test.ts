@@ -5,7 +5,8 @@ import { useSystem } from "../src/harness.ts";
 import { targets } from "../src/targets.ts";
 
 describe.each(targets)("$name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   it.each(["/orders?__proto__=", "/returns?__proto__=x", "/requests?constructor=1"])(
     "GET %s is 400 validation_failed",

@@ -48,7 +48,8 @@ const NOT_DECIMAL = [
 ];
 
 describe.each(targets)("integer query parameters and request size — $name", (target) => {
-  const h = useSystem(target);
+  // Each test looks only at what it stored: it runs on the accounts of `--token` too.
+  const h = useSystem(target, {}, { sharedAccounts: true });
 
   describe.each(LISTS)("GET %s", (_name, pathOf) => {
     it("refuses every limit not written in decimal digits: 400 validation_failed at /query/limit, nothing else", async () => {
