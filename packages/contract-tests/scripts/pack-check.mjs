@@ -193,7 +193,7 @@ try {
   );
   const adminResult = JSON.parse(readFileSync(join(dir, "admin.json"), "utf8"));
   check(
-    `Node 20, --admin-command, three areas: exit ${withAdmin.status}, ${adminResult.passed} passed, ${adminResult.skipped} skipped`,
+    `Node 20, --admin-command, idempotency and feeds: exit ${withAdmin.status}, ${adminResult.passed} passed, ${adminResult.skipped} skipped`,
     withAdmin.status === 0 &&
       adminResult.failed === 0 &&
       adminResult.passed > 20 &&
