@@ -25,6 +25,15 @@ export type Permission = Schemas["Permission"];
 
 /**
  * A webhook event as delivered: `{id, type, created_at, api_key_id, data: {object}}`, any type.
- * (`@oisr/sdk`'s `WebhookEvent` is the union of the typed events the spec defines.)
+ * The contract's `WebhookEventBody`, written out: the public declarations cannot reach the private
+ * contract package's index (types.test-d.ts keeps the two equal). `@oisr/sdk`'s `WebhookEvent` is
+ * the union of the typed events the spec defines.
  */
-export type { WebhookEventBody } from "@oisr/contract";
+export interface WebhookEventBody {
+  id: string;
+  type: string;
+  created_at: string;
+  /** The key whose call caused the event (`null` for events no call caused). */
+  api_key_id: string | null;
+  data: { object: unknown };
+}
