@@ -46,6 +46,8 @@ export interface RetryCaller {
 }
 
 type Accept = (item: NewRequest) => Promise<AcceptOutcome>;
+/** What accepting a retry answers: its access was decided by the route, so never "refused". */
+type RetryAccepted = Exclude<AcceptOutcome, { kind: "refused" }>;
 
 /** The bulk call's answer, or the 422 of its key used with another body. */
 export type BulkOutcome =
@@ -69,7 +71,7 @@ function selected(accountId: string, selection: BulkRetrySelection): SQL {
 
 export function createRetries(database: Database, accept: Accept) {
   /** Reads the original's body and accepts it again as a new request of the same kind and path. */
-  async function resend(caller: RetryCaller, id: string, endpoint: string): Promise<AcceptOutcome> {
+  async function resend(caller: RetryCaller, id: string, endpoint: string): Promise<RetryAccepted> {
     const [original] = await database.rows<{
       kind: RequestKind;
       params: Record<string, string> | null;
@@ -81,7 +83,7 @@ export function createRetries(database: Database, accept: Accept) {
     );
     // Final requests are deleted only by the retention purge, which the caller checked against.
     if (!original) throw new Error(`request ${id} vanished before its retry`);
-    return accept({
+    const outcome = await accept({
       accountId: caller.accountId,
       kind: original.kind,
       endpoint,
@@ -93,6 +95,10 @@ export function createRetries(database: Database, accept: Accept) {
       apiKeyId: caller.apiKeyId,
       traceId: caller.traceId,
     });
+    // The item carries no deferred access (the route authorised and charged the call), and only a
+    // call with one can be refused by the storing statement (accept.ts).
+    if (outcome.kind === "refused") throw new Error(`the accept statement refused retry ${id}`);
+    return outcome;
   }
 
   /** One statement: the new record names its original, the original its newest retry. */
@@ -117,7 +123,7 @@ export function createRetries(database: Database, accept: Accept) {
      * Sends request `id` (checked retryable by the caller) again. Replays answer the first retry
      * made with the caller's key and link nothing: that retry was linked when it was accepted.
      */
-    async retry(caller: RetryCaller, id: string): Promise<AcceptOutcome> {
+    async retry(caller: RetryCaller, id: string): Promise<RetryAccepted> {
       const outcome = await resend(caller, id, retryEndpoint(id));
       if (outcome.kind === "accepted") await link(caller.accountId, id, outcome.ack.request_id);
       return outcome;
