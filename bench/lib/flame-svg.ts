@@ -80,7 +80,10 @@ root.name = `${title} — ${root.value.toFixed(0)} ms busy CPU`;
 // Frames under 0.5 % of the total are left out (their time stays in their parent's width): they
 // would be under a pixel wide, and the thousands of them make the drawing slow.
 const floor = root.value / 200;
-const prune = (f: Frame): Frame => ({ ...f, children: f.children.filter((c) => c.value >= floor).map(prune) });
+const prune = (f: Frame): Frame => ({
+  ...f,
+  children: f.children.filter((c) => c.value >= floor).map(prune),
+});
 const drawn = prune(root);
 
 const require = createRequire(import.meta.url);
@@ -112,26 +115,26 @@ const browser = await chromium.launch({
 });
 try {
   const page = await browser.newPage({ viewport: { width: 1800, height: 1000 } });
+  page.on("pageerror", (e) => console.error("page error:", e.message));
   await page.setContent(
     `<!doctype html><html><head><style>${css}</style></head><body><div id="chart"></div></body></html>`,
   );
   for (const path of scripts) await page.addScriptTag({ path });
   await page.addScriptTag({ path: dist("d3-flame-graph", "d3-flamegraph.umd.min.js") });
+  console.error("drawing", JSON.stringify(drawn).length, "bytes of frames");
   const svg = await page.evaluate(async (data) => {
     const w = window as unknown as {
       d3: { select(s: string): { datum(d: unknown): { call(c: unknown): void } } };
-      flamegraph: { default(): Record<string, (...a: unknown[]) => unknown> };
+      flamegraph: { default(): unknown };
     };
-    const chart = w.flamegraph.default();
-    for (const [k, v] of [
-      ["width", 1800],
-      ["cellHeight", 16],
-      ["transitionDuration", 0],
-      ["minFrameSize", 1],
-      ["inverted", false],
-      ["sort", true],
-    ] as const)
-      chart[k]?.(v);
+    const chart = w.flamegraph.default() as unknown as {
+      width(n: number): typeof chart;
+      cellHeight(n: number): typeof chart;
+      transitionDuration(n: number): typeof chart;
+      minFrameSize(n: number): typeof chart;
+      sort(b: boolean): typeof chart;
+    };
+    chart.width(1800).cellHeight(16).transitionDuration(0).minFrameSize(1).sort(true);
     w.d3.select("#chart").datum(data).call(chart);
     // Widths and positions are set by a d3 transition, on the next animation frames even at 0 ms.
     await new Promise((resolve) => setTimeout(resolve, 1000));
