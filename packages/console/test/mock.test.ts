@@ -132,6 +132,27 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
     await screenshot(page, "mock-request-failed");
   });
 
+  it("sends the dead request again; the retry succeeds and the two link to each other", async () => {
+    await page.goto(`${consoleUrl}#/requests?status=dead`);
+    await page.locator("tbody a").first().click();
+    await page.getByRole("heading", { level: 1, name: /^Request / }).waitFor();
+    const original = page.url();
+    await page.getByRole("button", { name: "Send again" }).click();
+    const sent = page.getByRole("status").getByRole("link");
+    await sent.waitFor();
+    await sent.click();
+    // The new request's page follows it until it ends.
+    await expect
+      .poll(() => page.locator(".facts .badge").first().textContent(), { timeout: 20_000 })
+      .toBe("succeeded");
+    expect(await page.getByText("A retry of").isVisible()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "mock-request-retried");
+    await page.goto(original);
+    await page.getByText("Sent again as").first().waitFor();
+    expect(await page.locator(".facts .badge").first().textContent()).toBe("dead");
+  });
+
   it("rotates a subscription's secret and shows the new one once", async () => {
     await page.goto(`${consoleUrl}#/webhooks`);
     await page.locator("tbody a").first().click();

@@ -274,6 +274,33 @@ describe.skipIf(!CHROMIUM)("the console in headless chromium (needs Debian chrom
     await screenshot(page, "server-request-failed");
   });
 
+  it("sends the failed request again, one and then in bulk over the list's filter", async () => {
+    await page.goto(url(`#/requests/${failedRequestId}`));
+    await ensureSignedIn();
+    await page.getByRole("button", { name: "Send again" }).click();
+    const sent = page.getByRole("status").getByRole("link");
+    await sent.waitFor();
+    const retryId = (await sent.textContent()) ?? "";
+    await sent.click();
+    // The same body fails again (docs/product.md §4): the retry ends failed, linked to the original.
+    await expect
+      .poll(() => page.locator(".facts .badge").first().textContent(), { timeout: 30_000 })
+      .toBe("failed");
+    await page.getByRole("link", { name: failedRequestId }).waitFor();
+    expect(await page.locator("mark.offending").allTextContents()).toEqual([`"quantity"`]);
+    await screenshot(page, "server-request-retried");
+    await page.goto(url("#/requests?status=failed"));
+    // The original was retried already: the bulk form sends the retry (the one not yet retried).
+    await page.getByRole("button", { name: /^Send again every failed request/ }).click();
+    await expect
+      .poll(() => page.locator(".bulk .progress").textContent(), { timeout: 30_000 })
+      .toBe("Done: 1 request sent again.");
+    const original = await api<{ retried_by: string }>("GET", `/requests/${failedRequestId}`);
+    expect(original.body.retried_by).toBe(retryId);
+    expect(await seriousViolations(page)).toEqual([]);
+    await screenshot(page, "server-requests-bulk-retry");
+  });
+
   it("rotates a subscription's secret", async () => {
     await page.goto(url("#/webhooks"));
     await ensureSignedIn();

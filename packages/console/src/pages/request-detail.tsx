@@ -1,21 +1,30 @@
 // One request: its record, the outcome of each item on `succeeded`, each rejected field drawn on
 // the body's outline on `failed`, the last attempt's error on `dead`.
-import type { ComponentChildren } from "preact";
+import { useEffect } from "preact/hooks";
 import { ErrorOutline } from "../components/error-outline.tsx";
+import { RetryOne } from "../components/retry.tsx";
 import { Badge, JsonBlock, Loading, Problem } from "../components/status.tsx";
 import { when } from "../format.ts";
 import { href } from "../router.ts";
 import { useLoad } from "../use-load.ts";
 
-export function RequestDetailPage(props: {
-  requestId: string;
-  actions?: (record: { request_id: string; status: string }) => ComponentChildren;
-}) {
+/** How often an open request is read again. */
+const FOLLOW_MS = 1_000;
+
+export function RequestDetailPage(props: { requestId: string }) {
   const {
     data: record,
     error,
     loading,
+    reload,
   } = useLoad((client) => client.requests.get(props.requestId), [props.requestId]);
+  // An open request is followed until it ends (a retry just sent, a request still queued).
+  const open = record?.status === "pending" || record?.status === "processing";
+  useEffect(() => {
+    if (!open || loading) return;
+    const timer = setTimeout(reload, FOLLOW_MS);
+    return () => clearTimeout(timer);
+  }, [open, loading, reload]);
   return (
     <section aria-labelledby="request-title">
       <p>
@@ -56,7 +65,7 @@ export function RequestDetailPage(props: {
               <code>{record.api_key_id ?? "—"}</code>
             </dd>
           </dl>
-          {props.actions?.(record)}
+          <RetryOne record={record} onSent={reload} />
           {record.status === "failed" && record.errors.length > 0 && (
             <section aria-labelledby="errors-title">
               <h2 id="errors-title">Rejected fields</h2>

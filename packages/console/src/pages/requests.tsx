@@ -3,8 +3,8 @@
 // the window is applied to each page as it comes: rows outside it are hidden (the page says how
 // many), and paging stops once a page reaches past the window's start (the list is newest first).
 import type { RequestRecord } from "@oisr/sdk";
-import type { ComponentChildren } from "preact";
 import { Pager, useCursors } from "../components/pager.tsx";
+import { RetryMany } from "../components/retry.tsx";
 import { Badge, Loading, Problem } from "../components/status.tsx";
 import { isOneOf, REQUEST_KINDS, REQUEST_STATUSES } from "../constants.ts";
 import { localInputToIso, when } from "../format.ts";
@@ -97,14 +97,14 @@ function FilterForm(props: { filters: Filters }) {
   );
 }
 
-export function RequestsPage(props: { route: Route; actions?: (filters: Filters) => ComponentChildren }) {
+export function RequestsPage(props: { route: Route }) {
   const filters = filtersOf(props.route);
   const status = filters.status ?? null;
   const kind = filters.kind ?? null;
   const statusFilter = isOneOf(REQUEST_STATUSES, status) ? status : undefined;
   const kindFilter = isOneOf(REQUEST_KINDS, kind) ? kind : undefined;
   const cursors = useCursors([statusFilter, kindFilter]);
-  const { data, error, loading } = useLoad(
+  const { data, error, loading, reload } = useLoad(
     (client) =>
       client.requests.list({
         ...(statusFilter ? { status: statusFilter } : {}),
@@ -126,7 +126,15 @@ export function RequestsPage(props: { route: Route; actions?: (filters: Filters)
     <section aria-labelledby="requests-title">
       <h1 id="requests-title">Requests</h1>
       <FilterForm filters={filters} />
-      {props.actions?.({ ...filters, status: statusFilter, kind: kindFilter })}
+      {(statusFilter === "failed" || statusFilter === "dead") && (
+        <RetryMany
+          status={statusFilter}
+          kind={kindFilter}
+          since={filters.since}
+          until={filters.until}
+          onSent={reload}
+        />
+      )}
       <Problem text={error} />
       <Loading loading={loading} />
       {hidden > 0 && (
