@@ -54,8 +54,14 @@ export type BulkOutcome =
   | { kind: "accepted" | "replayed"; result: RetryRequestsResult }
   | { kind: "key_reused" };
 
-/** Most originals sent again at once by a bulk call: at most four bodies (≤ 5 MiB each) in memory. */
-const BULK_CONCURRENCY = 4;
+/**
+ * Originals sent again at once by a bulk call: one. The new requests must be accepted in the
+ * originals' order, because an account's requests apply in acceptance order: a failed order and
+ * the failed return for it, retried together, must apply order first. With 4 concurrent sends the
+ * retries were accepted in any order (the contract suite caught it through PgBouncer). One body
+ * (≤ 5 MiB) in memory at a time.
+ */
+const BULK_CONCURRENCY = 1;
 
 /**
  * The bulk selection's rows: the account's requests of the status, not retried, accepted in the
