@@ -150,7 +150,10 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
     await screenshot(page, "mock-request-retried");
     await page.goto(original);
     await page.getByText("Sent again as").first().waitFor();
-    expect(await page.locator(".facts .badge").first().textContent()).toBe("dead");
+    // The hash route changes in place: the original's record replaces the retry's as it arrives.
+    await expect
+      .poll(() => page.locator(".facts .badge").first().textContent(), { timeout: 10_000 })
+      .toBe("dead");
   });
 
   it("rotates a subscription's secret and shows the new one once", async () => {

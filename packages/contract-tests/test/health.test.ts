@@ -78,6 +78,7 @@ describe.each(targets)("health and the served spec — $name", (target) => {
       "request_header_fields_too_large",
       "idempotency_key_reused",
       "subscription_disabled",
+      "request_not_retryable",
       "insufficient_permission",
       "api_key_expired",
       "api_key_inactive",
