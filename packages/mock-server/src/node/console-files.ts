@@ -2,12 +2,12 @@
 // served under /console/ by the standalone server. The page runs the mock itself, in the browser
 // (@oisr/mock-server/browser through msw's service worker, seeded with demo data): its /v2 calls
 // never reach this process. @oisr/console is a private package of the repository, not a
-// dependency of this one: it is found where a clone's `npm ci` links it, and built by the root's
+// dependency of this one: it is found beside this package in a clone, and built by the root's
 // `npm run build`.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { createRequire } from "node:module";
 import { dirname, extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export const CONSOLE_PREFIX = "/console";
 
@@ -34,22 +34,26 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join("; ");
 
-/** The console's mock build, or an error saying what to run. */
+/**
+ * The console's mock build, or an error saying what to run. Found by the repository's layout
+ * (packages/console beside packages/mock-server, from this file in src/node/ or in dist/), not
+ * resolved as a package: the console is private, and a published package may not import one.
+ */
 export function findConsoleBuild(): string {
-  let manifest: string;
-  try {
-    manifest = createRequire(import.meta.url).resolve("@oisr/console/package.json");
-  } catch {
-    throw new Error(
-      "--console needs the OISR repository: clone it, then `npm ci && npm run build` at its root (the console is not published).",
-    );
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let up = 0; up < 4; up++, dir = dirname(dir)) {
+    const candidate = join(dir, "console");
+    if (!existsSync(join(candidate, "vite.config.ts"))) continue;
+    const build = join(candidate, "dist", "mock");
+    if (!existsSync(join(build, "mock.html")))
+      throw new Error(
+        `--console: the console is not built (no ${build}/mock.html): run \`npm run build\` at the repository root.`,
+      );
+    return build;
   }
-  const dir = join(dirname(manifest), "dist", "mock");
-  if (!existsSync(join(dir, "mock.html")))
-    throw new Error(
-      `--console: the console is not built (no ${dir}/mock.html): run \`npm run build\` at the repository root.`,
-    );
-  return dir;
+  throw new Error(
+    "--console needs the OISR repository: clone it, then `npm ci && npm run build` at its root (the console is not published).",
+  );
 }
 
 /** Answers a GET under /console/ from `dir`, or undefined when the path is not the console's. */
