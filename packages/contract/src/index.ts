@@ -83,6 +83,7 @@ export {
   invalidCursor,
 } from "./cursor.ts";
 export { eventFeedFilters, eventNotFound, eventTypesOf } from "./event-feed.ts";
+export { escapeHtml } from "./html.ts";
 export {
   bearerToken,
   EXPOSED_HEADERS,

@@ -1,8 +1,7 @@
 // GET /docs: a plain, self-contained API reference rendered from the document (no scripts, no
 // network), so it works offline; the server renders a richer one.
 
-const escapeHtml = (text: string) =>
-  text.replaceAll("&", "&amp;").replaceAll("<", "&lt;").replaceAll(">", "&gt;").replaceAll('"', "&quot;");
+import { escapeHtml } from "@oisr/contract";
 
 const METHODS = ["get", "post", "put", "patch", "delete"];
 

@@ -3,11 +3,10 @@
 // server. Scalar's bundle is 3.5 MB of JavaScript; while the page waited for it, the main pane
 // stayed blank for 3–5 s on an idle machine (9–22 s on a busy one). With this outline in the page
 // the first paint needs only the HTML; the renderer replaces the outline when it mounts.
+import { escapeHtml } from "@oisr/contract";
 import type { OpenApiDocument } from "../spec.ts";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
-
-const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 interface Operation {
   method: string;
