@@ -7,10 +7,12 @@ import postgres from "postgres";
 export const ROOT = new URL("../..", import.meta.url).pathname;
 export const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-export async function freshDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+/** A new database of its own, empty or (with `template`) a copy of that one. */
+async function benchDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `oisr_bench_${randomBytes(5).toString("hex")}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name}`);
+  const from = template === undefined ? "" : ` template ${new URL(template).pathname.slice(1)}`;
+  await admin.unsafe(`create database ${name}${from}`);
   await admin.end();
   const url = new URL(ADMIN_URL);
   url.pathname = `/${name}`;
@@ -24,24 +26,11 @@ export async function freshDatabase(): Promise<{ url: string; drop(): Promise<vo
   };
 }
 
+export const freshDatabase = (): Promise<{ url: string; drop(): Promise<void> }> => benchDatabase();
+
 /** A copy of `template` (a database nobody is connected to): the same backlog for every server measured. */
-export async function cloneDatabase(template: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `oisr_bench_${randomBytes(5).toString("hex")}`;
-  const source = new URL(template).pathname.slice(1);
-  const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-  await admin.unsafe(`create database ${name} template ${source}`);
-  await admin.end();
-  const url = new URL(ADMIN_URL);
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    async drop() {
-      const a = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
-      await a.unsafe(`drop database if exists ${name} with (force)`);
-      await a.end();
-    },
-  };
-}
+export const cloneDatabase = (template: string): Promise<{ url: string; drop(): Promise<void> }> =>
+  benchDatabase(template);
 
 /** Starts a Node script and resolves once it prints a line matching `ready`. */
 export async function startProcess(
