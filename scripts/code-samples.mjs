@@ -33,6 +33,7 @@ console.log(sent.count, sent.has_more);`,
   getRequest: `const record = await oisr.requests.get(requestId);
 const final = await oisr.requests.waitFor(requestId); // polls until succeeded, failed or dead`,
   retryRequest: `const ack = await oisr.requests.retry(requestId);`,
+  getRequestQueue: `const { open, oldest_open } = await oisr.requests.queue();`,
   getRequestBody: `const body = await oisr.requests.body(requestId); // errors[].pointer points into it`,
   listInventory: `const page = await oisr.inventory.list({ location_id: "WH-PDX-01" });`,
   listWebhookSubscriptions: `const page = await oisr.webhooks.list();`,

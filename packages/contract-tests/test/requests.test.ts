@@ -239,6 +239,43 @@ describe.each(targets)("requests — $name", (target) => {
     expectProblem(await other.get(`/requests/${ack.body.request_id}/body`), 404, "not_found");
   });
 
+  it("GET /requests/queue: empty on a fresh account; while requests run, open = pending + processing and the head is the first accepted one not final; empty once all are final", async () => {
+    const c = await h.account();
+    const empty = { open: 0, pending: 0, processing: 0, oldest_open: null };
+    expect((await c.get("/requests/queue")).body).toEqual(empty);
+    // Whether a sample catches requests open depends on the target (embedded PGlite has one
+    // connection, so a read waits for the worker's stage to commit); the server's own test pins an
+    // open queue by running without workers (packages/server/test/request-queue.test.ts).
+    const ids: string[] = [];
+    ids.push(
+      (await c.ingest("/ingest/orders", { orders: Array.from({ length: 500 }, () => order()) })).body
+        .request_id,
+    );
+    for (let i = 0; i < 3; i++)
+      ids.push((await c.ingest("/ingest/orders", { orders: [order()] })).body.request_id);
+    for (;;) {
+      const res = await c.get("/requests/queue");
+      expect(res.status, res.text).toBe(200);
+      const q = res.body;
+      expect(q.open).toBe(q.pending + q.processing);
+      if (q.open === 0) {
+        expect(q).toEqual(empty);
+        break;
+      }
+      expect(q.open).toBeLessThanOrEqual(ids.length);
+      const at = ids.indexOf(q.oldest_open.request_id);
+      expect(at).toBeGreaterThanOrEqual(0);
+      const head = await c.get(`/requests/${q.oldest_open.request_id}`);
+      expect(q.oldest_open.accepted_at).toBe(head.body.accepted_at);
+      // Requests apply in acceptance order: every one accepted before the head is final.
+      for (const earlier of ids.slice(0, at)) {
+        expect(["succeeded", "failed", "dead"]).toContain((await c.get(`/requests/${earlier}`)).body.status);
+      }
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    for (const id of ids) expect((await c.wait(id)).status).toBe("succeeded");
+  });
+
   it("request ids are found whatever the case of their hex digits", async () => {
     const c = await h.account();
     const ack = await c.ingest("/ingest/orders", { orders: [order()] });

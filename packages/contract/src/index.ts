@@ -186,10 +186,12 @@ export {
   type Instant,
   ingestAccepted,
   isoInstant,
+  type RequestQueue,
   type RequestRecord,
   requestNotFound,
   requestPage,
   type StoredRequest,
+  toRequestQueue,
   toRequestRecord,
 } from "./request-record.ts";
 export {

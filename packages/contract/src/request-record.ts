@@ -9,6 +9,7 @@ import { notFound } from "./problems.ts";
 type Schemas = components["schemas"];
 export type RequestRecord = Schemas["RequestRecord"];
 export type IngestAccepted = Schemas["IngestAccepted"];
+export type RequestQueue = Schemas["RequestQueue"];
 
 /** A moment as the source holds it: epoch milliseconds (the mock) or a timestamp text (PostgreSQL). */
 export type Instant = number | string;
@@ -95,3 +96,23 @@ export function acceptedHeaders(requestsPath: string, requestId: string, replaye
 
 /** 404 for GET /requests/{request_id}: no such request of the account, or one past the retention. */
 export const requestNotFound = (id: string) => notFound(`No request ${id} in this account.`);
+
+/**
+ * GET /requests/queue from what the server's statement and the mock's entries both know: how many
+ * requests are open, how many of those a worker has started, and the queue's head.
+ */
+export function toRequestQueue(
+  open: number,
+  processing: number,
+  head: { id: string; status: "pending" | "processing"; acceptedAt: Instant } | undefined,
+): RequestQueue {
+  const started = Math.min(open, processing);
+  return {
+    open,
+    pending: open - started,
+    processing: started,
+    oldest_open: head
+      ? { request_id: head.id, status: head.status, accepted_at: isoInstant(head.acceptedAt) }
+      : null,
+  };
+}

@@ -1,37 +1,25 @@
-// Queue health of the account, from the API alone (GET /requests, no metrics endpoint): how many
-// requests are open (pending or processing) and how long the oldest has waited, plus how many
-// ended failed or dead. GET /requests has no count, so the page reads the open requests page by
-// page (200 a page, newest first) up to SCAN_PAGES pages; past that it shows a lower bound. Failed
-// and dead: one page.
-import type { OisrClient, RequestRecord, RequestStatus } from "@oisr/sdk";
+// Queue health of the account, from the API alone (no metrics endpoint): how many requests are
+// open (pending or processing) and how long the oldest has waited, from GET /requests/queue (one
+// call, constant time whatever the backlog), plus how many ended failed or dead. Those stay for the
+// retention period (30 days), and GET /requests has no count: one page of each, "at least 200"
+// past it.
+import type { OisrClient, RequestStatus } from "@oisr/sdk";
 import { Loading, Problem } from "../components/status.tsx";
 import { duration, when } from "../format.ts";
 import { href } from "../router.ts";
 import { useLoad } from "../use-load.ts";
 
-/** 10 pages of 200: 2 000 open requests read in ~10 calls before the page shows "at least". */
-const SCAN_PAGES = 10;
 const PAGE = 200;
 
 interface Tally {
   count: number;
   /** Whether every matching request was read (else `count` is a lower bound). */
   complete: boolean;
-  oldest: RequestRecord | undefined;
 }
 
-async function tally(client: OisrClient, status: RequestStatus, pages: number): Promise<Tally> {
-  let cursor: string | undefined;
-  let count = 0;
-  let oldest: RequestRecord | undefined;
-  for (let i = 0; i < pages; i++) {
-    const page = await client.requests.list({ status, limit: PAGE, ...(cursor ? { cursor } : {}) });
-    count += page.data.length;
-    oldest = page.data[page.data.length - 1] ?? oldest;
-    if (!page.has_more) return { count, complete: true, oldest };
-    cursor = page.next_cursor;
-  }
-  return { count, complete: false, oldest };
+async function tally(client: OisrClient, status: RequestStatus): Promise<Tally> {
+  const page = await client.requests.list({ status, limit: PAGE });
+  return { count: page.data.length, complete: !page.has_more };
 }
 
 function Count(props: { tally: Tally }) {
@@ -45,21 +33,14 @@ function Count(props: { tally: Tally }) {
 
 export function QueuePage() {
   const { data, error, loading, reload } = useLoad(async (client) => {
-    // Failed and dead requests stay for the retention period (30 days): one page says "at least
-    // 200" instead of reading them all.
-    const [pending, processing, failed, dead] = await Promise.all([
-      tally(client, "pending", SCAN_PAGES),
-      tally(client, "processing", SCAN_PAGES),
-      tally(client, "failed", 1),
-      tally(client, "dead", 1),
+    const [queue, failed, dead] = await Promise.all([
+      client.requests.queue(),
+      tally(client, "failed"),
+      tally(client, "dead"),
     ]);
-    return { pending, processing, failed, dead, at: Date.now() } as const;
+    return { queue, failed, dead, at: Date.now() } as const;
   }, []);
-  const oldestOpen = data
-    ? [data.pending.oldest, data.processing.oldest]
-        .filter((r): r is RequestRecord => r !== undefined)
-        .sort((a, b) => Date.parse(a.accepted_at) - Date.parse(b.accepted_at))[0]
-    : undefined;
+  const oldest = data?.queue.oldest_open;
   return (
     <section aria-labelledby="queue-title">
       <h1 id="queue-title">Queue health</h1>
@@ -72,18 +53,16 @@ export function QueuePage() {
         <dl class="facts" aria-label="Queue figures">
           <dt>Open requests</dt>
           <dd data-testid="open-count">
-            {data.pending.count + data.processing.count}
-            {data.pending.complete && data.processing.complete ? "" : "+"} (pending{" "}
-            <Count tally={data.pending} />, processing <Count tally={data.processing} />)
+            {data.queue.open} (pending {data.queue.pending}, processing {data.queue.processing})
           </dd>
           <dt>Oldest open request</dt>
           <dd>
-            {oldestOpen ? (
+            {oldest ? (
               <>
-                waiting {duration(data.at - Date.parse(oldestOpen.accepted_at))}{" "}
-                <span class="muted">(accepted {when(oldestOpen.accepted_at)})</span>{" "}
-                <a href={href(`requests/${oldestOpen.request_id}`)}>{oldestOpen.request_id}</a>
-                {data.pending.complete && data.processing.complete ? "" : " (among those read)"}
+                {oldest.status === "processing" ? "processing" : "waiting"},{" "}
+                {duration(data.at - Date.parse(oldest.accepted_at))} since it was accepted{" "}
+                <span class="muted">({when(oldest.accepted_at)})</span>{" "}
+                <a href={href(`requests/${oldest.request_id}`)}>{oldest.request_id}</a>
               </>
             ) : (
               "none: the queue is empty"

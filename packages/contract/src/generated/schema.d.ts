@@ -369,6 +369,35 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests/queue": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's request queue
+         * @description How many of the account's requests are open (`pending` or `processing`) and which one has
+         *     waited longest: the figures a dashboard or an alert needs, without paging through
+         *     `GET /requests`. Answered in constant time whatever the backlog: the open count is kept
+         *     by the statements that accept and finish requests, and the oldest open request is the
+         *     head of the account's queue.
+         *
+         *     `processing` counts the requests a worker has started and not finished, including those
+         *     waiting for a retry after a transient error; the rest of `open` is `pending`.
+         *
+         *     Rate-limit scope: `requests_read`.
+         */
+        get: operations["getRequestQueue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/requests/{request_id}": {
         parameters: {
             query?: never;
@@ -1801,6 +1830,23 @@ export interface components {
             message: string;
             request_id: components["schemas"]["RequestId"];
             trace_id: components["schemas"]["TraceId"];
+        };
+        RequestQueue: {
+            /** @description Requests `pending` or `processing`. */
+            open: number;
+            /** @description Open requests no worker has started yet. */
+            pending: number;
+            /** @description Open requests a worker has started, including those waiting for a retry. */
+            processing: number;
+            /** @description The open request accepted first (the head of the queue), or `null` when none is open. */
+            oldest_open: null | {
+                /** Format: uuid */
+                request_id: string;
+                /** @enum {string} */
+                status: "pending" | "processing";
+                /** Format: date-time */
+                accepted_at: string;
+            };
         };
         /**
          * @description The body of an ingest call as it was accepted: one of the five ingest bodies, the one of
@@ -3631,6 +3677,46 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRequestQueue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The account's queue right now. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RequestQueue"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            405: components["responses"]["MethodNotAllowed"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

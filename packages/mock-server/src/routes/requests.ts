@@ -1,6 +1,14 @@
-// GET /requests (newest first), GET /requests/{request_id} and its submitted body. Records older than the retention
+// GET /requests (newest first), GET /requests/{request_id} and its submitted body, and the
+// account's queue (GET /requests/queue). Records older than the retention
 // period are gone, as after the server's purge.
-import { limitOf, requestNotFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
+import {
+  limitOf,
+  requestNotFound,
+  requestPage,
+  stringFilters,
+  toRequestQueue,
+  toRequestRecord,
+} from "@oisr/contract";
 import type { RequestEntry } from "../store/account.ts";
 import { ok, type RouteHandler, type RouteTable, retained, retentionCutoffMs } from "./context.ts";
 
@@ -44,4 +52,26 @@ const getRequestBody: RouteHandler<"getRequestBody"> = (ctx) => {
   return ok(entry.body);
 };
 
-export const requestRoutes = { listRequests, getRequest, getRequestBody } satisfies Partial<RouteTable>;
+/** The account's open requests (acceptance order is seq order) and how many a worker started. */
+const getRequestQueue: RouteHandler<"getRequestQueue"> = (ctx) => {
+  const open = ctx.account.requests
+    .filter((e) => e.status === "pending" || e.status === "processing")
+    .sort((a, b) => a.seq - b.seq);
+  const head = open[0];
+  return ok(
+    toRequestQueue(
+      open.length,
+      open.filter((e) => e.status === "processing").length,
+      head && (head.status === "pending" || head.status === "processing")
+        ? { id: head.id, status: head.status, acceptedAt: head.acceptedAt }
+        : undefined,
+    ),
+  );
+};
+
+export const requestRoutes = {
+  listRequests,
+  getRequest,
+  getRequestBody,
+  getRequestQueue,
+} satisfies Partial<RouteTable>;

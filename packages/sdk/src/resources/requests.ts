@@ -15,6 +15,7 @@ import type {
   IngestAccepted,
   ListRequestsParams,
   RequestPage,
+  RequestQueue,
   RequestRecord,
   RetryRequestsParams,
   RetryRequestsResult,
@@ -40,6 +41,14 @@ export interface RequestsResource {
    * ```
    */
   body(requestId: string, options?: RequestOptions): ApiPromise<SubmittedBody>;
+  /**
+   * The account's queue: how many requests are open (pending, processing) and the oldest open one.
+   * @example
+   * ```ts
+   * const { open, oldest_open } = await client.requests.queue();
+   * ```
+   */
+  queue(options?: RequestOptions): ApiPromise<RequestQueue>;
   /** One page of the account's requests, newest first. @example `const page = await client.requests.list({ status: "dead" })` */
   list(params?: ListRequestsParams, options?: RequestOptions): ApiPromise<RequestPage>;
   /**
@@ -115,6 +124,7 @@ export function requestsResource(ctx: Context): RequestsResource {
           ...init(ctx, options),
         }),
       ),
+    queue: (options) => unwrap(ctx.raw.GET("/requests/queue", init(ctx, options))),
     list,
     iterate: (params = {}, options) => iterateList(list, params, options),
     waitFor: (requestId, options) => waitFor(ctx, requestId, options),

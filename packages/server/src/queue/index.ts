@@ -5,6 +5,7 @@ import type { Database } from "../db/client.ts";
 import { isDatabaseUnavailable } from "../db/errors.ts";
 import { createBatcher } from "../store/batcher.ts";
 import { type AcceptOutcome, acceptBatch, type NewRequest, publish } from "./accept.ts";
+import { createAccountQueueReader } from "./account-queue.ts";
 import { lockMembers } from "./bodies.ts";
 import { createLeases } from "./leases.ts";
 import { createMaintenance } from "./maintenance.ts";
@@ -67,6 +68,7 @@ export function createRequestStore(database: Database) {
       });
     },
     ...createRecordReader(database),
+    ...createAccountQueueReader(database),
     ...createMaintenance(database),
   };
   return { ...store, ...createRetries(database, store.accept) };

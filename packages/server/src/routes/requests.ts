@@ -1,4 +1,5 @@
-// GET /requests and GET /requests/{request_id}: processing records, newest first. POST
+// GET /requests and GET /requests/{request_id}: processing records, newest first; the submitted
+// body (GET /requests/{request_id}/body) and the account's queue (GET /requests/queue). POST
 // /requests/{request_id}/retry and POST /requests/retry: failed and dead requests sent again
 // (docs/decisions/014), charged to the ingest scopes here, where the request's kind is known.
 import { hash } from "node:crypto";
@@ -102,6 +103,14 @@ export function requestRoutes(
       );
       const rows = await store.list(account.id, filters, before, limit + 1);
       res.json(await requestPage(cursors, rows, requestRecordOfRow, { limit, before, filters }));
+    }),
+  );
+
+  // Before /requests/:request_id, which would take "queue" for an id.
+  router.get(
+    "/requests/queue",
+    operation("getRequestQueue", async (_req, res) => {
+      res.json(await store.accountQueue(res.locals.account.id));
     }),
   );
 
