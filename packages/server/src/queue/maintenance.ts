@@ -4,7 +4,7 @@
 import { IDEMPOTENCY_WINDOW_MS, retentionCutoff } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { isOpen } from "./sql.ts";
+import { isOpen, queueHeadJoins } from "./sql.ts";
 
 export const IDEMPOTENCY_WINDOW = sql.raw(`interval '${IDEMPOTENCY_WINDOW_MS} milliseconds'`);
 
@@ -29,14 +29,7 @@ export function createMaintenance(database: Database) {
       await database.rows(sql`delete from idempotency_keys where created_at < now() - ${IDEMPOTENCY_WINDOW}`);
     },
 
-    /**
-     * The queue's gauges in one statement. Processing requests are always a prefix of their
-     * account's open requests in `seq` order (transitions.ts starts the head and the fresh requests
-     * right behind it; a later stage starts after the one before it), so they are counted up to the
-     * account's first pending request: an account whose head is pending costs one probe, and the
-     * rows read grow with the requests being processed or waiting for a retry, never with the
-     * pending backlog.
-     */
+    /** The queue's gauges in one statement, over the accounts with open requests (queueHeadJoins). */
     async stats(): Promise<QueueStats> {
       const [row] = await database.rows<{
         queued: string | number;
@@ -47,17 +40,7 @@ export function createMaintenance(database: Database) {
         sql`select coalesce(sum(q.open_count), 0) as queued, coalesce(sum(p.n), 0) as processing,
                    count(*) as backlogged, extract(epoch from now() - min(h.accepted_at)) as oldest
               from request_queues q
-              left join lateral (select r.accepted_at, r.status from requests r
-                                  where r.account_id = q.account_id and ${isOpen}
-                                  order by r.seq limit 1) h on true
-              left join lateral (select count(*) as n from requests r
-                                  where h.status = 'processing' and r.account_id = q.account_id and ${isOpen}
-                                    and r.seq < coalesce(
-                                      (select f.seq from requests f
-                                        where f.account_id = q.account_id and f.status = 'pending'
-                                          and ${isOpen}
-                                        order by f.seq limit 1),
-                                      9223372036854775807)) p on true
+              ${queueHeadJoins}
              where q.open_count > 0`,
       );
       return {
