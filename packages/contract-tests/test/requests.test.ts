@@ -165,6 +165,33 @@ describe.each(targets)("requests — $name", (target) => {
     expect((await list(c, "?status=dead")).data).toEqual([]);
   });
 
+  it("filters by the time of acceptance: accepted_since ≤ accepted_at < accepted_until; the cursor carries the window", async () => {
+    const c = await h.account();
+    const [orders, inventory, shipments] = await three(c);
+    const at = async (id: string | undefined) => (await c.get(`/requests/${id}`)).body.accepted_at as string;
+    const [second, third] = [await at(inventory), await at(shipments)];
+    const q = (query: string) => list(c, `?${query}`);
+    const ids = (page: Json) => page.data.map((r: Json) => r.request_id);
+    expect(ids(await q(`accepted_since=${second}`))).toEqual([shipments, inventory]);
+    expect(ids(await q(`accepted_until=${second}`))).toEqual([orders]);
+    expect(ids(await q(`accepted_since=${second}&accepted_until=${third}`))).toEqual([inventory]);
+    expect(ids(await q(`accepted_since=${third}&accepted_until=${second}`))).toEqual([]);
+    expect(ids(await q(`accepted_since=${second}&status=failed`))).toEqual([shipments]);
+    const first = await q(`accepted_since=${second}&limit=1`);
+    expect(first.has_more).toBe(true);
+    const next = await q(`accepted_since=${second}&limit=1&cursor=${encodeURIComponent(first.next_cursor)}`);
+    expect(ids(next)).toEqual([inventory]);
+    // Sent alone, the cursor keeps its window; with another window it is refused.
+    expect(ids(await q(`limit=1&cursor=${encodeURIComponent(first.next_cursor)}`))).toEqual([inventory]);
+    expectProblem(
+      await c.get(`/requests?accepted_since=${third}&cursor=${encodeURIComponent(first.next_cursor)}`),
+      400,
+      "invalid_cursor",
+    );
+    // A date-time that is no calendar instant is refused like any invalid query value.
+    expectProblem(await c.get("/requests?accepted_since=2025-02-30T00:00:00Z"), 400, "validation_failed");
+  });
+
   it("pages with limit and next_cursor: next_cursor on every page, the last and empty ones too", async () => {
     const c = await h.account();
     const ids = await three(c);

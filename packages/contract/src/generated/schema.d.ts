@@ -319,9 +319,11 @@ export interface paths {
         };
         /**
          * List ingest requests
-         * @description Lists the account's ingest requests, newest first (by `accepted_at`). Records are kept for
-         *     30 days by default. The cursor carries the filters it was made with; a cursor sent with
-         *     different filters is `400` (`invalid_cursor`).
+         * @description Lists the account's ingest requests, newest first (by `accepted_at`), filtered by
+         *     `status`, `kind` and the time they were accepted (`accepted_since` ≤ `accepted_at` <
+         *     `accepted_until`, either bound optional). Records are kept for 30 days by default. The
+         *     cursor carries the filters it was made with; a cursor sent with different filters is `400`
+         *     (`invalid_cursor`).
          *
          *     Rate-limit scope: `requests_read`.
          */
@@ -2882,6 +2884,16 @@ export interface components {
          */
         EventTypeFilter: components["schemas"]["WebhookEventType"][];
         /**
+         * @description Only requests accepted at or after this instant (`accepted_at >= accepted_since`).
+         * @example 2025-03-23T00:00:00Z
+         */
+        AcceptedSince: string;
+        /**
+         * @description Only requests accepted before this instant (`accepted_at < accepted_until`).
+         * @example 2025-03-24T00:00:00Z
+         */
+        AcceptedUntil: string;
+        /**
          * @description Only events whose `created_at` is at or after this instant. Useful for a first sync that
          *     skips old history; for incremental polling, use the cursor.
          * @example 2025-03-01T00:00:00Z
@@ -3587,6 +3599,16 @@ export interface operations {
                  * @example returns
                  */
                 kind?: components["parameters"]["RequestKindFilter"];
+                /**
+                 * @description Only requests accepted at or after this instant (`accepted_at >= accepted_since`).
+                 * @example 2025-03-23T00:00:00Z
+                 */
+                accepted_since?: components["parameters"]["AcceptedSince"];
+                /**
+                 * @description Only requests accepted before this instant (`accepted_at < accepted_until`).
+                 * @example 2025-03-24T00:00:00Z
+                 */
+                accepted_until?: components["parameters"]["AcceptedUntil"];
             };
             header?: {
                 /**

@@ -18,9 +18,11 @@ const listRequests: RouteHandler<"listRequests"> = async (ctx) => {
   const cursors = ctx.runtime.cursors.forAccount(ctx.account.id);
   const decoded = await cursors.decode<number>(
     ctx.query.cursor,
-    stringFilters(ctx.query, ["status", "kind"]),
+    stringFilters(ctx.query, ["status", "kind", "accepted_since", "accepted_until"]),
   );
   const filters = decoded.filters;
+  const since = filters.accepted_since === undefined ? undefined : Date.parse(filters.accepted_since);
+  const until = filters.accepted_until === undefined ? undefined : Date.parse(filters.accepted_until);
   const limit = limitOf(ctx.query);
   const before = decoded.position;
   const final = (e: RequestEntry) => e.status === "succeeded" || e.status === "failed" || e.status === "dead";
@@ -31,6 +33,8 @@ const listRequests: RouteHandler<"listRequests"> = async (ctx) => {
         (!filters.status || e.status === filters.status) &&
         (!filters.kind || e.kind === filters.kind) &&
         (before === null || e.seq < before) &&
+        (since === undefined || e.acceptedAt >= since) &&
+        (until === undefined || e.acceptedAt < until) &&
         (!final(e) || e.acceptedAt >= cutoff),
     )
     .sort((a, b) => b.seq - a.seq)

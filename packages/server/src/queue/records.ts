@@ -5,7 +5,7 @@ import {
   toRequestRecord as requestRecordOf,
   type StoredRequest,
 } from "@oisr/contract";
-import { and, desc, eq, getTableColumns, lt, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { requests } from "../db/schema.ts";
 
@@ -53,16 +53,21 @@ export function createRecordReader(database: Database) {
       return row && { acceptedAt: row.accepted_at, json: row.json };
     },
 
-    /** Newest first, keyset on the acceptance sequence. */
+    /**
+     * Newest first, keyset on the acceptance sequence. The time bounds filter the walk down the
+     * account's sequence index: a window far in the past reads the newer rows on the way.
+     */
     async list(
       accountId: string,
-      filter: { status?: string; kind?: string },
+      filter: { status?: string; kind?: string; accepted_since?: string; accepted_until?: string },
       beforeSeq: number | null,
       limit: number,
     ): Promise<RequestRow[]> {
       const conditions = [eq(requests.accountId, accountId)];
       if (filter.status) conditions.push(eq(requests.status, filter.status));
       if (filter.kind) conditions.push(eq(requests.kind, filter.kind));
+      if (filter.accepted_since) conditions.push(gte(requests.acceptedAt, filter.accepted_since));
+      if (filter.accepted_until) conditions.push(lt(requests.acceptedAt, filter.accepted_until));
       if (beforeSeq !== null) conditions.push(lt(requests.seq, beforeSeq));
       return db
         .select(recordColumns)

@@ -24,6 +24,9 @@ import { operation } from "../http/typed.ts";
 import { type RequestStore, type RetryCaller, requestRecordOfRow } from "../queue/index.ts";
 import type { Charge, ChargeRateLimits } from "../store/rate-limit-charge.ts";
 
+/** GET /requests' filters, carried by its cursors. */
+const LIST_FILTERS = ["status", "kind", "accepted_since", "accepted_until"] as const;
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function requestRoutes(
@@ -99,7 +102,7 @@ export function requestRoutes(
       const limit = limitOf(req.query);
       const { position: before, filters } = await cursors.decode<number>(
         req.query.cursor,
-        stringFilters(req.query, ["status", "kind"]),
+        stringFilters(req.query, LIST_FILTERS),
       );
       const rows = await store.list(account.id, filters, before, limit + 1);
       res.json(await requestPage(cursors, rows, requestRecordOfRow, { limit, before, filters }));
