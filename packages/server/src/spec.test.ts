@@ -9,8 +9,9 @@ const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 /**
  * The operations the product was first specified with (docs/product.md §1–§6), and those added
  * since: GET …/recoveries/{id}, where a recovery's progress shows (issue 17 asks for it to be
- * visible; the first specification named only the POST), the API keys of decision 013, and the
- * request retries of decision 014 (docs/product.md §4).
+ * visible; the first specification named only the POST), the API keys of decision 013, the
+ * request retries of decision 014, and a request's submitted body and the account's queue, which
+ * the console reads (decision 015; docs/product.md §4).
  */
 const CONTRACT_OPERATIONS = [
   "POST /ingest/orders",
@@ -20,6 +21,8 @@ const CONTRACT_OPERATIONS = [
   "POST /ingest/returns/{return_id}/dispositions",
   "GET /requests",
   "GET /requests/{request_id}",
+  "GET /requests/{request_id}/body",
+  "GET /requests/queue",
   "POST /requests/{request_id}/retry",
   "POST /requests/retry",
   "GET /orders",
