@@ -85,9 +85,7 @@ function serverTarget(
         baseUrl: server.url as string,
         origin: server.origin as string,
         ...(db ? { databaseUrl: db.url } : {}),
-        ...(reads.OISR_READ_DATABASE_URL
-          ? { listsLag: true, replicaUrl: reads.OISR_READ_DATABASE_URL }
-          : {}),
+        ...(reads.OISR_READ_DATABASE_URL ? { listsLag: true, replicaUrl: reads.OISR_READ_DATABASE_URL } : {}),
         async createAccount(accountName = "contract-test") {
           const created = await server.services.accounts.createAccount(accountName);
           return { accountId: created.account_id, token: created.token };

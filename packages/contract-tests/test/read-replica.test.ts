@@ -5,7 +5,7 @@
 // with exactly the rest, in order.
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
-import type { Client as Api, Json } from "../src/client.ts";
+import type { Api, Json } from "../src/client.ts";
 import { order } from "../src/fixtures.ts";
 import { type Client, succeeded, useSystem } from "../src/harness.ts";
 import { FINAL, waitFor } from "../src/poll.ts";
@@ -56,8 +56,9 @@ describe.each(replicated)("read replica — $name", (target) => {
   let replica: Sql | undefined;
   afterEach(async () => {
     // Replay is paused for the whole replica, every database on it: never leave it so.
-    await replica?.`select pg_wal_replay_resume()`.catch(() => {});
-    await replica?.end();
+    if (!replica) return;
+    await replica`select pg_wal_replay_resume()`.catch(() => {});
+    await replica.end();
     replica = undefined;
   });
 
@@ -77,7 +78,9 @@ describe.each(replicated)("read replica — $name", (target) => {
     // test chose.
     const inFlight = Array.from({ length: 40 }, () => order());
     const accepted = Promise.all(
-      inFlight.map(async (o) => (await c.ingest("/ingest/orders", { orders: [o] })).body.request_id as string),
+      inFlight.map(
+        async (o) => (await c.ingest("/ingest/orders", { orders: [o] })).body.request_id as string,
+      ),
     );
     const [head] = await accepted;
     if (head) await finalOnPrimary(c, head);
@@ -85,7 +88,8 @@ describe.each(replicated)("read replica — $name", (target) => {
     // And ten more that commit on the primary after the pause: held back for certain.
     const after = Array.from({ length: 10 }, () => order());
     const acceptedAfter: string[] = [];
-    for (const o of after) acceptedAfter.push((await c.ingest("/ingest/orders", { orders: [o] })).body.request_id);
+    for (const o of after)
+      acceptedAfter.push((await c.ingest("/ingest/orders", { orders: [o] })).body.request_id);
     for (const id of [...(await accepted), ...acceptedAfter]) await finalOnPrimary(c, id);
 
     // Everything is committed on the primary (its lookups find the last order)…
