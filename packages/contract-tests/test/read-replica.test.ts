@@ -1,6 +1,6 @@
 // docs/decisions/021: the feeds read from a streaming replica never skip an item. Replay on the
-// replica is held back (pg_wal_replay_pause) while writes commit on the primary, some of them in
-// flight at the moment of the pause: the feed served through the replica shows a prefix of what the
+// replica is held back (pg_wal_replay_pause) while writes commit on the primary, the pause issued
+// while the first of them are still being applied: the feed served through the replica shows a prefix of what the
 // primary committed, never an item past a hole, and after replay resumes the same cursor goes on
 // with exactly the rest, in order.
 import postgres from "postgres";
@@ -73,9 +73,9 @@ describe.each(replicated)("read replica — $name", (target) => {
     const start = await drain(c);
     expect(start.ids).toEqual([first.external_id]);
 
-    // Forty one-order calls, each applied and committed on its own or with others, still being
-    // applied when replay stops: the replica stops somewhere inside them, not at a boundary the
-    // test chose.
+    // Forty one-order calls sent at once, each applied and committed on its own or with others;
+    // replay stops as soon as the first is applied, wherever the others' commits are then, not
+    // at a boundary the test chose.
     const inFlight = Array.from({ length: 40 }, () => order());
     const accepted = Promise.all(
       inFlight.map(
