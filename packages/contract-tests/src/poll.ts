@@ -1,6 +1,7 @@
 // Polling with a deadline: short intervals keep the suite fast, the deadline keeps a hung
 // request from hanging the suite.
 import type { Api, Json } from "./client.ts";
+import { waitUntilListed } from "./replica-lag.ts";
 
 export const FINAL = new Set(["succeeded", "failed", "dead"]);
 
@@ -34,13 +35,20 @@ export interface WaitOptions extends PollOptions {
 }
 
 /**
- * Polls GET /requests/{id} until the request is final and returns the final record.
+ * Polls GET /requests/{id} until the request is final and returns the final record. On a system
+ * whose lists lag (a read replica), also until GET /requests lists it so (src/replica-lag.ts).
  */
 export async function waitForRequest(
   client: Api,
   requestId: string,
   options: WaitOptions = {},
 ): Promise<Json> {
+  const final = await waitForFinal(client, requestId, options);
+  if (client.system.listsLag) await waitUntilListed(client, final, options.timeoutMs);
+  return final;
+}
+
+async function waitForFinal(client: Api, requestId: string, options: WaitOptions): Promise<Json> {
   let last: Json;
   try {
     return await waitFor(

@@ -11,6 +11,14 @@ export interface System {
    * and provoke transient failures). Absent on PGlite and on the mock.
    */
   databaseUrl?: string;
+  /**
+   * Its feeds and lists (GET /orders, /returns, /events, /inventory, /requests) read from a replica
+   * and may lag behind its writes: waits for a request then also wait until the lists show it
+   * (src/replica-lag.ts).
+   */
+  listsLag?: boolean;
+  /** The replica those lists read from, for the test that holds its replay back. */
+  replicaUrl?: string;
   /** A fresh account; throws MissingCapability("accounts") where the target cannot mint one. */
   createAccount(name?: string): Promise<{ accountId: string; token: string }>;
   /** Throws MissingCapability("revoke") where the target cannot revoke. */
@@ -32,6 +40,8 @@ export interface Target {
    * targets, which the suite starts itself).
    */
   capabilities?: readonly Capability[];
+  /** Its systems read their feeds and lists from a streaming replica (`System.replicaUrl`). */
+  readReplica?: boolean;
   /**
    * Hands out existing accounts rather than fresh ones: at most `sharedAccounts` per test, and
    * they keep what earlier tests stored. Tests that need an empty account ask for "accounts".

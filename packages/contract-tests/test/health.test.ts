@@ -47,7 +47,12 @@ describe.each(targets)("health and the served spec — $name", (target) => {
   it("GET /readyz answers 200 {status: ready} without authentication when the database is up", async () => {
     const res = await send(h.system, "GET", `${h.system.origin}/readyz`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ status: "ready" });
+    // A system with a read replica reports it too (decision 021).
+    expect(res.body).toEqual(
+      h.system.replicaUrl
+        ? { status: "ready", read_replica: { status: "reachable", lag_seconds: expect.any(Number) } }
+        : { status: "ready" },
+    );
   });
 
   it("GET /v2/openapi.json serves the OpenAPI 3.1 document without authentication", async () => {

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import type { ApiResponse } from "../src/client.ts";
 import { at, order, snapshot } from "../src/fixtures.ts";
 import { type Client, expectProblem, useSystem } from "../src/harness.ts";
+import { listsInclude } from "../src/replica-lag.ts";
 import { targets } from "../src/targets.ts";
 
 const LIMITS = { ingest: 5, ingest_inventory: 2, orders_read: 3 };
@@ -72,8 +73,14 @@ describe.each(targets)("rate limits — $name", (target) => {
       expect(limits(refused).reset).toBe(reset);
     }
     // So ingest still has exactly 3 left.
-    for (let i = 0; i < 3; i++) expect((await ingestOrder(c)).status).toBe(202);
+    let last: ApiResponse | undefined;
+    for (let i = 0; i < 3; i++) {
+      last = await ingestOrder(c);
+      expect(last.status).toBe(202);
+    }
     expectRefused(await ingestOrder(c), 5);
+    // A list that lags (a read replica) shows every earlier call once it shows the last one.
+    await listsInclude(c, last?.body.request_id);
     expect((await c.get("/requests")).body.data).toHaveLength(5);
   });
 

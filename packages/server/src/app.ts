@@ -131,7 +131,7 @@ export function createApp(deps: AppDeps): Express {
   v2.use(access.settle);
   app.use("/v2", v2);
   // After /v2: the API's calls, the hot path, then meet no probe or docs routes on their way.
-  app.use(healthRoutes(deps.database));
+  app.use(healthRoutes(deps.database, deps.reads));
   app.use(docsRoutes());
   app.use(consoleRoutes());
   // With a metrics port, /metrics is served there only (createMetricsApp), off the public API port.
@@ -146,12 +146,12 @@ export function createApp(deps: AppDeps): Express {
  * What OISR_METRICS_PORT serves, in any role: /metrics for Prometheus and the probes, so a
  * worker-only process, which has no API port, can be scraped and probed.
  */
-export function createMetricsApp(deps: Pick<AppDeps, "database" | "metrics" | "logger">): Express {
+export function createMetricsApp(deps: Pick<AppDeps, "database" | "reads" | "metrics" | "logger">): Express {
   const app = express();
   app.disable("x-powered-by");
   app.set("etag", false);
   app.use(traceMiddleware);
-  app.use(healthRoutes(deps.database));
+  app.use(healthRoutes(deps.database, deps.reads));
   app.use(metricsRoutes(deps.metrics));
   app.use(notFound);
   app.use(errorHandler(deps.logger));

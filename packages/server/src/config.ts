@@ -32,6 +32,11 @@ export interface Config {
   databasePooling: "none" | "transaction";
   /** Direct or session-pooled URL for LISTEN under transaction pooling; without it, short polling. */
   listenDatabaseUrl: string | undefined;
+  /**
+   * `OISR_READ_DATABASE_URL`: a streaming replica of DATABASE_URL for the reads that tolerate lag
+   * (db/read-source.ts, docs/decisions/021); pooled the same way as DATABASE_URL.
+   */
+  readDatabaseUrl: string | undefined;
   dataDir: string;
   logLevel: string;
   rateLimits: RateLimits;
@@ -110,6 +115,10 @@ export function webhookTiming(config: Pick<Config, "webhookLeaseMs">): {
   };
 }
 
+/** A replica needs a PostgreSQL primary: embedded PGlite has none to replicate. */
+export const READ_REPLICA_NEEDS_POSTGRES =
+  "OISR_READ_DATABASE_URL needs DATABASE_URL: a read replica is a streaming replica of a PostgreSQL server, and embedded PGlite (no DATABASE_URL) has none";
+
 export function loadConfig(env: Environment = process.env): Config {
   const role = (env.OISR_ROLE ?? "all") as Role;
   if (!["api", "worker", "all"].includes(role)) throw new Error(`OISR_ROLE must be api, worker or all`);
@@ -120,6 +129,7 @@ export function loadConfig(env: Environment = process.env): Config {
     throw new Error("OISR_HEADERS_TIMEOUT_MS must not exceed OISR_REQUEST_TIMEOUT_MS");
   }
   const shared = readSharedSettings(env);
+  if (env.OISR_READ_DATABASE_URL && !env.DATABASE_URL) throw new Error(READ_REPLICA_NEEDS_POSTGRES);
   return {
     port: int(env.PORT, 8080, "PORT"),
     host: env.HOST ?? "127.0.0.1",
@@ -128,6 +138,7 @@ export function loadConfig(env: Environment = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databasePooling: pooling(env.OISR_DATABASE_POOLING),
     listenDatabaseUrl: env.OISR_LISTEN_DATABASE_URL || undefined,
+    readDatabaseUrl: env.OISR_READ_DATABASE_URL || undefined,
     dataDir: env.OISR_DATA_DIR ?? "./.oisr-data",
     logLevel: env.LOG_LEVEL ?? "info",
     rateLimits: rateLimitsWith(shared.rateLimits),

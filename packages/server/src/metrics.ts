@@ -1,6 +1,7 @@
 // Prometheus metrics, one registry per server instance (tests run several in one process).
 // Names, and which to sum or max across processes, are explained in docs/operations/README.md.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { ReplicaStatus } from "./db/read-source.ts";
 import { OPEN_STATUSES, type QueueStats, REQUEST_KINDS } from "./queue/index.ts";
 import type { WebhookLag } from "./webhooks/sql/index.ts";
 import { ROLLBACK_REASONS } from "./worker/rollback.ts";
@@ -11,6 +12,8 @@ export interface GaugeSources {
   queue: () => Promise<QueueStats>;
   /** webhooks/sql/history.ts `readWebhookLag`. */
   webhooks: () => Promise<WebhookLag>;
+  /** db/read-source.ts: the read replica (OISR_READ_DATABASE_URL), when there is one. */
+  replica?: () => Promise<ReplicaStatus>;
   /**
    * A read that takes longer leaves the gauges as they were for this scrape. Prometheus gives a
    * scrape 10 s by default, and PostgreSQL connections time out after 5 s (db/postgres.ts): a
@@ -109,6 +112,8 @@ export function createMetrics(sources: GaugeSources) {
         if (last.queue) this.set(pick(last.queue));
       },
     });
+
+  if (sources.replica) replicaGauges(sources.replica, registers, timeoutMs);
 
   return {
     registry,
@@ -210,3 +215,46 @@ export function createMetrics(sources: GaugeSources) {
 }
 
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/**
+ * The read replica's gauges, read from it (and the primary's WAL position) at scrape time: one
+ * read serves the three. Unreachable, or slower than the scrape allows: up 0, the lags unchanged.
+ */
+function replicaGauges(read: () => Promise<ReplicaStatus>, registers: Registry[], timeoutMs: number): void {
+  let round: Promise<ReplicaStatus> | undefined;
+  const status = () => {
+    round ??= Promise.race([
+      read().catch((): ReplicaStatus => ({ reachable: false })),
+      new Promise<ReplicaStatus>((resolve) =>
+        setTimeout(() => resolve({ reachable: false }), timeoutMs).unref(),
+      ),
+    ]).finally(() => setTimeout(() => (round = undefined), 100).unref());
+    return round;
+  };
+  new Gauge({
+    name: "oisr_read_replica_up",
+    help: "1 when the read replica (OISR_READ_DATABASE_URL) answered this scrape, else 0: the feeds and lists are then read from the primary.",
+    registers,
+    async collect() {
+      this.set((await status()).reachable ? 1 : 0);
+    },
+  });
+  new Gauge({
+    name: "oisr_read_replica_lag_seconds",
+    help: "Seconds since the last transaction the read replica replayed, 0 when it has replayed all it received: how stale the feeds and lists may be.",
+    registers,
+    async collect() {
+      const { lagSeconds } = await status();
+      if (lagSeconds !== undefined) this.set(lagSeconds);
+    },
+  });
+  new Gauge({
+    name: "oisr_read_replica_lag_bytes",
+    help: "WAL bytes the primary has written that the read replica has not replayed yet.",
+    registers,
+    async collect() {
+      const { lagBytes } = await status();
+      if (lagBytes !== undefined) this.set(lagBytes);
+    },
+  });
+}

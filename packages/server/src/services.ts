@@ -1,8 +1,9 @@
 // Every store over one database, built once: `serve` hands them to the API (createApp) and the
 // workers, the CLI and tests use them directly. Only what is tied to one worker's identity (its
 // queue leases, a dispatcher's delivery claims) is built by that worker.
-import { type Config, configWith } from "./config.ts";
+import { type Config, configWith, READ_REPLICA_NEEDS_POSTGRES } from "./config.ts";
 import { type Database, openDatabase } from "./db/client.ts";
+import { openReadSource, primaryReads, type ReadSource } from "./db/read-source.ts";
 import { createCursors } from "./http/cursor.ts";
 import { createMetrics } from "./metrics.ts";
 import { createEventStore } from "./outbox/index.ts";
@@ -18,7 +19,12 @@ export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
   Partial<
     Pick<
       Config,
-      "rateLimits" | "databasePooling" | "listenDatabaseUrl" | "cursorSecret" | "requestRetentionDays"
+      | "rateLimits"
+      | "databasePooling"
+      | "listenDatabaseUrl"
+      | "readDatabaseUrl"
+      | "cursorSecret"
+      | "requestRetentionDays"
     >
   >;
 
@@ -29,30 +35,54 @@ export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
  */
 export async function openServices(settings: ServicesConfig) {
   const config = configWith(settings);
-  const database: Database = await openDatabase({
+  if (config.readDatabaseUrl && !config.databaseUrl) throw new Error(READ_REPLICA_NEEDS_POSTGRES);
+  const primary: Database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(config.databasePooling ? { pooling: config.databasePooling } : {}),
     ...(config.listenDatabaseUrl ? { listenUrl: config.listenDatabaseUrl } : {}),
   });
+  // The feeds and lists; everything that must read its own writes stays on the primary.
+  const reads: ReadSource = config.readDatabaseUrl
+    ? await openReadSource(primary, config.readDatabaseUrl, { pooling: config.databasePooling }).catch(
+        async (err: unknown) => {
+          await primary.close();
+          throw err;
+        },
+      )
+    : primaryReads(primary);
   const cursorSecret =
     config.cursorSecret ??
-    (await sharedSecret(database, "cursor").catch(async (err: unknown) => {
-      await database.close();
+    (await sharedSecret(primary, "cursor").catch(async (err: unknown) => {
+      await reads.close().catch(() => {});
+      await primary.close();
       throw err;
     }));
-  const requests = createRequestStore(database);
+  // Closing the database closes the replica's connections too.
+  const database: Database = {
+    ...primary,
+    close: async () => {
+      await reads.close().catch(() => {});
+      await primary.close();
+    },
+  };
+  const requests = createRequestStore(database, reads);
   return {
     database,
+    reads,
     accounts: createAccountStore(database, config.rateLimits),
     apiKeys: createApiKeyStore(database),
     requests,
-    resources: createResourceStore(database),
-    events: createEventStore(database, config.requestRetentionDays),
+    resources: createResourceStore(database, reads),
+    events: createEventStore(database, config.requestRetentionDays, reads),
     webhookSubscriptions: createSubscriptionStore(database),
     webhookDeliveries: createDeliveryHistory(database),
     cursors: createCursors(cursorSecret),
-    metrics: createMetrics({ queue: requests.stats, webhooks: () => readWebhookLag(database) }),
+    metrics: createMetrics({
+      queue: requests.stats,
+      webhooks: () => readWebhookLag(database),
+      ...(reads.replica ? { replica: reads.replica.status } : {}),
+    }),
   };
 }
 

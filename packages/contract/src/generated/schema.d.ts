@@ -1076,7 +1076,8 @@ export interface paths {
         /**
          * Readiness
          * @description Answers `200` when the database is reachable and fully migrated, else `503`. Use it as a
-         *     readiness probe. No authentication and no rate limit.
+         *     readiness probe. No authentication and no rate limit. A read replica, when configured, is
+         *     reported in `read_replica` but does not make the answer `503`.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -2561,6 +2562,20 @@ export interface components {
         ReadinessStatus: {
             /** @constant */
             status: "ready";
+            /**
+             * @description Present when a read replica is configured (`OISR_READ_DATABASE_URL`). Its state never
+             *     makes the service unready: while it is `unreachable`, the feeds and lists it serves are
+             *     read from the primary.
+             */
+            read_replica?: {
+                /** @enum {string} */
+                status: "reachable" | "unreachable";
+                /**
+                 * @description Seconds since the last transaction the replica replayed, `0` when it has replayed
+                 *     everything it received: how stale the feeds and lists may be. Only when reachable.
+                 */
+                lag_seconds?: number;
+            };
         };
     };
     responses: {

@@ -41,4 +41,6 @@ export interface DatabaseOptions {
   pooling?: "none" | "transaction";
   /** A direct or session-pooled URL for LISTEN when `pooling` is `transaction`; else short polling. */
   listenUrl?: string;
+  /** A read replica (db/read-source.ts): no migrations, no LISTEN. */
+  readOnly?: boolean;
 }

@@ -89,15 +89,27 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   const pooled = options.pooling === "transaction";
   const client = connect(postgres, url, options.maxConnections ?? 10, pooled);
   const db = drizzle({ client, schema }) as unknown as Db;
-  await migrateSerialised(db);
-  // After drizzle's own parsers are set and the migrations' types exist, as on a direct connection.
-  if (pooled) await addArrayTypes(client);
+  // A read replica (db/read-source.ts) is migrated by replication, and may be down at start: its
+  // array types are read on its first successful ping instead.
+  let typesRead = !pooled;
+  const readTypes = async () => {
+    if (typesRead) return;
+    await addArrayTypes(client);
+    typesRead = true;
+  };
+  if (!options.readOnly) {
+    await migrateSerialised(db);
+    // After drizzle's own parsers are set and the migrations' types exist, as on a direct connection.
+    await readTypes();
+  }
   // LISTEN on a connection of its own: the pool's own on a direct URL, a separate one behind a pooler.
-  const listener = !pooled
-    ? client
-    : options.listenUrl
-      ? connect(postgres, options.listenUrl, 1, true)
-      : undefined;
+  const listener = options.readOnly
+    ? undefined
+    : !pooled
+      ? client
+      : options.listenUrl
+        ? connect(postgres, options.listenUrl, 1, true)
+        : undefined;
   const dialect = new PgDialect();
   return {
     db,
@@ -126,6 +138,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
       return async () => clearInterval(timer);
     },
     ping: async () => {
+      await readTypes();
       await client`select 1`;
     },
     close: async () => {

@@ -12,6 +12,7 @@ import { eventTypesOf, retentionCutoff } from "@oisr/contract";
 import type { components } from "@oisr/contract/schema";
 import { and, asc, eq, gt, gte, inArray, isNotNull, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { primaryReads, type ReadSource } from "../db/read-source.ts";
 import { events } from "../db/schema.ts";
 import type { FeedRow } from "../store/resources.ts";
 
@@ -29,7 +30,12 @@ export const servedEventBody = (payload: SQL | typeof events.payload): SQL =>
   sql`jsonb_build_object('api_key_id', null) || ${payload}`;
 const body = servedEventBody(events.payload).mapWith(events.payload);
 
-export function createEventStore(database: Database, retentionDays: number) {
+/** `reads` serves the feed, which tolerates lag (a replica, decision 021); `get` reads the primary. */
+export function createEventStore(
+  database: Database,
+  retentionDays: number,
+  reads: ReadSource = primaryReads(database),
+) {
   const { db } = database;
   const cutoff = (now: Date) => retentionCutoff(now, retentionDays).toISOString();
 
@@ -50,12 +56,14 @@ export function createEventStore(database: Database, retentionDays: number) {
       const types = eventTypesOf(filters);
       if (types) conditions.push(inArray(events.type, types));
       if (filters.created_since) conditions.push(gte(events.createdAt, filters.created_since));
-      const rows = await db
-        .select({ seq: events.feedSeq, body })
-        .from(events)
-        .where(and(...conditions))
-        .orderBy(asc(events.feedSeq))
-        .limit(limit);
+      const rows = await reads.run((db) =>
+        db
+          .select({ seq: events.feedSeq, body })
+          .from(events)
+          .where(and(...conditions))
+          .orderBy(asc(events.feedSeq))
+          .limit(limit),
+      );
       // `feed_seq > afterSeq` already excludes the null positions of test events.
       return rows as FeedRow<Event>[];
     },

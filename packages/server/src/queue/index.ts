@@ -3,6 +3,7 @@
 // starts, finishes and settles stages.
 import type { Database } from "../db/client.ts";
 import { isDatabaseUnavailable } from "../db/errors.ts";
+import { primaryReads, type ReadSource } from "../db/read-source.ts";
 import { createBatcher } from "../store/batcher.ts";
 import { type AcceptOutcome, acceptBatch, type NewRequest, publish } from "./accept.ts";
 import { createAccountQueueReader } from "./account-queue.ts";
@@ -27,7 +28,8 @@ export {
 } from "./transitions.ts";
 
 /** What the API and the CLI need: accept calls, read records, retention, gauges. */
-export function createRequestStore(database: Database) {
+/** `reads`: where the GET /requests list runs (a replica, decision 021); everything else is on the primary. */
+export function createRequestStore(database: Database, reads: ReadSource = primaryReads(database)) {
   const batched = createBatcher<NewRequest, AcceptOutcome | { kind: "error"; error: unknown }>(
     async (items) => {
       try {
@@ -67,7 +69,7 @@ export function createRequestStore(database: Database) {
         return outcome;
       });
     },
-    ...createRecordReader(database),
+    ...createRecordReader(database, reads),
     ...createAccountQueueReader(database),
     ...createMaintenance(database),
   };

@@ -7,6 +7,7 @@ import {
 } from "@oisr/contract";
 import { and, desc, eq, getTableColumns, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
+import { primaryReads, type ReadSource } from "../db/read-source.ts";
 import { requests } from "../db/schema.ts";
 
 // Everything the record shows, not the body: a 1000-order body is ~700 kB that every poll of
@@ -27,7 +28,11 @@ export function requestRecordOfRow(row: RequestRow): RequestRecord {
 /** PostgreSQL renders timestamptz as "2026-01-01 10:00:00.123+00"; the API speaks RFC 3339. */
 export const iso = (value: string): string => isoInstant(value);
 
-export function createRecordReader(database: Database) {
+/**
+ * `reads` serves the list, which tolerates lag (a replica, decision 021); `get` reads the primary,
+ * where a request is found the moment its 202 is sent.
+ */
+export function createRecordReader(database: Database, reads: ReadSource = primaryReads(database)) {
   const { db } = database;
   // The polling path: one prepared statement (drizzle sends unnamed queries unprepared).
   const getRecord = db
@@ -69,12 +74,14 @@ export function createRecordReader(database: Database) {
       if (filter.accepted_since) conditions.push(gte(requests.acceptedAt, filter.accepted_since));
       if (filter.accepted_until) conditions.push(lt(requests.acceptedAt, filter.accepted_until));
       if (beforeSeq !== null) conditions.push(lt(requests.seq, beforeSeq));
-      return db
-        .select(recordColumns)
-        .from(requests)
-        .where(and(...conditions))
-        .orderBy(desc(requests.seq))
-        .limit(limit);
+      return reads.run((db) =>
+        db
+          .select(recordColumns)
+          .from(requests)
+          .where(and(...conditions))
+          .orderBy(desc(requests.seq))
+          .limit(limit),
+      );
     },
   };
 }

@@ -6,6 +6,7 @@
 import type { components } from "@oisr/contract/schema";
 import { and, asc, eq, gt, gte, or, type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/client.ts";
+import { primaryReads, type ReadSource } from "../db/read-source.ts";
 import { inventoryLevels, orders, returns } from "../db/schema.ts";
 
 export interface OrderFilters {
@@ -29,7 +30,12 @@ type Order = components["schemas"]["Order"];
 type Return = components["schemas"]["Return"];
 type InventoryLevel = components["schemas"]["InventoryLevel"];
 
-export function createResourceStore(database: Database) {
+/**
+ * `reads` serves the feeds and the inventory list, which tolerate lag (a replica, decision 021);
+ * the lookups by identifier read the primary: a caller that saw its request succeed, or got a
+ * webhook about an order, must find that order.
+ */
+export function createResourceStore(database: Database, reads: ReadSource = primaryReads(database)) {
   const { db } = database;
 
   return {
@@ -79,12 +85,14 @@ export function createResourceStore(database: Database) {
       if (filters.status) conditions.push(eq(orders.status, filters.status));
       if (filters.source) conditions.push(eq(orders.source, filters.source));
       if (filters.updated_since) conditions.push(gte(orders.updatedAt, filters.updated_since));
-      const rows = await db
-        .select({ seq: orders.feedSeq, body: orders.body })
-        .from(orders)
-        .where(and(...conditions))
-        .orderBy(asc(orders.feedSeq))
-        .limit(limit);
+      const rows = await reads.run((db) =>
+        db
+          .select({ seq: orders.feedSeq, body: orders.body })
+          .from(orders)
+          .where(and(...conditions))
+          .orderBy(asc(orders.feedSeq))
+          .limit(limit),
+      );
       return rows as FeedRow<Order>[];
     },
 
@@ -105,12 +113,14 @@ export function createResourceStore(database: Database) {
         conditions.push(or(eq(returns.orderId, ref), sql`${returns.body}->>'order_external_id' = ${ref}`));
       }
       if (filters.updated_since) conditions.push(gte(returns.updatedAt, filters.updated_since));
-      const rows = await db
-        .select({ seq: returns.feedSeq, body: returns.body })
-        .from(returns)
-        .where(and(...conditions))
-        .orderBy(asc(returns.feedSeq))
-        .limit(limit);
+      const rows = await reads.run((db) =>
+        db
+          .select({ seq: returns.feedSeq, body: returns.body })
+          .from(returns)
+          .where(and(...conditions))
+          .orderBy(asc(returns.feedSeq))
+          .limit(limit),
+      );
       return rows as FeedRow<Return>[];
     },
 
@@ -128,16 +138,18 @@ export function createResourceStore(database: Database) {
         conditions.push(
           sql`(${inventoryLevels.locationId}, ${inventoryLevels.sku}) > (${after[0]}, ${after[1]})`,
         );
-      const rows = await db
-        .select({
-          locationId: inventoryLevels.locationId,
-          sku: inventoryLevels.sku,
-          body: inventoryLevels.body,
-        })
-        .from(inventoryLevels)
-        .where(and(...conditions))
-        .orderBy(asc(inventoryLevels.locationId), asc(inventoryLevels.sku))
-        .limit(limit);
+      const rows = await reads.run((db) =>
+        db
+          .select({
+            locationId: inventoryLevels.locationId,
+            sku: inventoryLevels.sku,
+            body: inventoryLevels.body,
+          })
+          .from(inventoryLevels)
+          .where(and(...conditions))
+          .orderBy(asc(inventoryLevels.locationId), asc(inventoryLevels.sku))
+          .limit(limit),
+      );
       return rows as { locationId: string; sku: string; body: InventoryLevel }[];
     },
   };
