@@ -7,6 +7,8 @@ import { openReadSource, primaryReads, type ReadSource } from "./db/read-source.
 import { createCursors } from "./http/cursor.ts";
 import { createMetrics } from "./metrics.ts";
 import { createEventStore } from "./outbox/index.ts";
+import { partitionIntervalMs } from "./partitions/plan.ts";
+import { runRetentionPass } from "./partitions/retention.ts";
 import { createRequestStore } from "./queue/index.ts";
 import { createAccountStore } from "./store/accounts.ts";
 import { createApiKeyStore } from "./store/api-keys.ts";
@@ -41,6 +43,7 @@ export async function openServices(settings: ServicesConfig) {
     dataDir: config.dataDir,
     ...(config.databasePooling ? { pooling: config.databasePooling } : {}),
     ...(config.listenDatabaseUrl ? { listenUrl: config.listenDatabaseUrl } : {}),
+    partitionIntervalMs: partitionIntervalMs(config.requestRetentionDays),
   });
   // The feeds and lists; everything that must read its own writes stays on the primary.
   const reads: ReadSource = config.readDatabaseUrl
@@ -83,6 +86,10 @@ export async function openServices(settings: ServicesConfig) {
       webhooks: () => readWebhookLag(database),
       ...(reads.replica ? { replica: reads.replica.status } : {}),
     }),
+    /** One retention pass now (partitions/retention.ts): `oisr-server retention run`, tests, benchmarks. */
+    retention: {
+      run: (now?: Date) => runRetentionPass(database, { retentionDays: config.requestRetentionDays, now }),
+    },
   };
 }
 

@@ -43,4 +43,6 @@ export interface DatabaseOptions {
   listenUrl?: string;
   /** A read replica (db/read-source.ts): no migrations, no LISTEN. */
   readOnly?: boolean;
+  /** The `requests` partition interval (partitions/plan.ts); a day when not given. */
+  partitionIntervalMs?: number;
 }

@@ -1,10 +1,11 @@
-// Retention and the queue's gauges. The gauges read request_queues (one row per account) and the
-// head of each account with a backlog (one index probe each), never the backlog itself; the
-// processing count walks only the requests that are processing (see stats()).
-import { IDEMPOTENCY_WINDOW_MS, retentionCutoff } from "@oisr/contract";
+// The queue's gauges (retention drops whole partitions: partitions/retention.ts). They read
+// request_queues (one row per account) and the head of each account with a backlog (one index
+// probe each), never the backlog itself; the processing count walks only the requests that are
+// processing (see stats()).
+import { IDEMPOTENCY_WINDOW_MS } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
-import { isOpen, queueHeadJoins } from "./sql.ts";
+import { queueHeadJoins } from "./sql.ts";
 
 export const IDEMPOTENCY_WINDOW = sql.raw(`interval '${IDEMPOTENCY_WINDOW_MS} milliseconds'`);
 
@@ -21,14 +22,6 @@ export interface QueueStats {
 
 export function createMaintenance(database: Database) {
   return {
-    /** Deletes finished requests past retention and idempotency keys past their window. */
-    async purge(retentionDays: number): Promise<void> {
-      await database.rows(
-        sql`delete from requests where not ${isOpen} and accepted_at < ${retentionCutoff(new Date(), retentionDays).toISOString()}`,
-      );
-      await database.rows(sql`delete from idempotency_keys where created_at < now() - ${IDEMPOTENCY_WINDOW}`);
-    },
-
     /** The queue's gauges in one statement, over the accounts with open requests (queueHeadJoins). */
     async stats(): Promise<QueueStats> {
       const [row] = await database.rows<{
