@@ -60,7 +60,7 @@ const oldRows = `
           '{"message": "accepted", "request_id": "${finished}", "trace_id": "t1"}', now() - interval '30 hours');`;
 
 /** A database at migration 0013 holding the rows above; its settings for openServices. */
-async function databaseBefore(): Promise<{ databaseUrl?: string; dataDir: string }> {
+async function databaseBefore(): Promise<{ databaseUrl: string | undefined; dataDir: string }> {
   const folder = migrationsBefore();
   const fresh = await freshDatabaseEnv();
   cleanups.push(fresh.drop);
@@ -82,7 +82,7 @@ async function databaseBefore(): Promise<{ databaseUrl?: string; dataDir: string
   await migrate(drizzle({ client }), { migrationsFolder: folder });
   await client.exec(oldRows);
   await client.close();
-  return { dataDir };
+  return { databaseUrl: undefined, dataDir };
 }
 
 const partitionOf = async (services: Services, id: string) =>
