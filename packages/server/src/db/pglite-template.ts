@@ -16,6 +16,9 @@ function migrationsHash(): string {
     .sort()) {
     hash.update(file).update(readFileSync(join(migrationsFolder, file)));
   }
+  // The journal too: drizzle applies a migration by its journal time, so a template made under
+  // another journal would have a migration re-applied on top of it.
+  hash.update(readFileSync(join(migrationsFolder, "meta", "_journal.json")));
   return hash.digest("hex").slice(0, 16);
 }
 

@@ -1,0 +1,84 @@
+// One retention pass that drops ~100k request rows (a partition past retention) against the
+// row-by-row DELETE it replaced, on the same rows: WAL bytes written, tuples left dead, duration.
+// PostgreSQL only (DATABASE_URL = an admin URL; a fresh database is made and dropped).
+//
+//   DATABASE_URL=postgres://postgres@127.0.0.1:5432/postgres node bench/retention-wal.ts [rows]
+//
+// WAL is read as the cluster's insert position before and after each step, so other sessions on
+// the same cluster add to it: the figures are upper bounds, the least of three runs is printed.
+import { freshDatabase, openServices } from "@oisr/server";
+import postgres from "postgres";
+
+const adminUrl = process.env.DATABASE_URL;
+if (!adminUrl) throw new Error("DATABASE_URL (an admin URL of a PostgreSQL cluster) is required");
+const ROWS = Number(process.argv[2] ?? 100_000);
+const DAY_MS = 86_400_000;
+
+/** Rows as an ingest of one-order requests stores them, all accepted on one day 40 days ago. */
+const fill = (table: string) => `
+  insert into ${table} (account_id, id, kind, status, trace_id, body, item_count, accepted_at, completed_at)
+  select 'acc_' || (g % 50), r.id, 'orders', 'succeeded', md5(g::text),
+         '{"orders": [{"external_id": "ORD-1", "lines": [{"line_id": "1", "sku": "SKU-1", "quantity": 1, "unit_price": "9.99"}]}]}'::jsonb,
+         1, oisr_uuid7_time(r.id), oisr_uuid7_time(r.id)
+    from generate_series(1, ${ROWS}) g,
+         lateral (select (lpad(to_hex(${Date.now() - 40 * DAY_MS}::bigint + g * 500), 12, '0') || '7'
+                          || substr(replace(gen_random_uuid()::text, '-', ''), 14))::uuid as id) r`;
+
+/** `tables`: a LIKE pattern of the tables whose dead tuples count. */
+async function measure(sql: postgres.Sql, tables: string, step: () => Promise<unknown>) {
+  const [before] = await sql`select pg_current_wal_insert_lsn() as lsn`;
+  const started = performance.now();
+  await step();
+  const ms = performance.now() - started;
+  const [after] = await sql`select pg_current_wal_insert_lsn() as lsn`;
+  const [wal] = await sql`select pg_wal_lsn_diff(${after?.lsn}, ${before?.lsn})::bigint as bytes`;
+  await sql`select pg_stat_force_next_flush()`;
+  await new Promise((r) => setTimeout(r, 200));
+  const [dead] = await sql`select coalesce(sum(n_dead_tup), 0)::bigint as n from pg_stat_user_tables
+                            where relname like ${tables}`;
+  return { walBytes: Number(wal?.bytes), deadTuples: Number(dead?.n), ms: Math.round(ms) };
+}
+
+async function once() {
+  const db = await freshDatabase(adminUrl as string, "oisr_retention_wal");
+  const services = await openServices({ databaseUrl: db.url, dataDir: "memory://" });
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    // Partitioned: the partition of 40 days ago, dropped by one pass (30-day retention).
+    await sql`select oisr_ensure_partitions(now() - interval '41 days', now() + interval '1 day')`;
+    await sql.unsafe(fill("requests"));
+    // The table of before (one heap, the same indexes), the same rows, and the old purge's DELETE.
+    await sql.unsafe(`create table requests_flat (like requests including all)`);
+    await sql.unsafe(`insert into requests_flat select * from requests`);
+    await sql`vacuum analyze requests_flat`;
+    await sql`vacuum analyze requests`;
+    const cutoff = new Date(Date.now() - 30 * DAY_MS).toISOString();
+    const del = await measure(sql, "requests_flat", () =>
+      sql`delete from requests_flat where not status in ('pending', 'processing') and accepted_at < ${cutoff}`,
+    );
+    let dropped = 0;
+    const pass = await measure(sql, "requests\\_p%", async () => {
+      dropped = (await services.retention.run()).tables.requests.rows_dropped;
+    });
+    if (dropped !== ROWS) throw new Error(`the pass dropped ${dropped} rows, not ${ROWS}`);
+    // The same pass again, with nothing left to drop: what the cluster's other sessions add.
+    const idle = await measure(sql, "requests\\_p%", () => services.retention.run());
+    return { del, pass, idle };
+  } finally {
+    await sql.end();
+    await services.database.close();
+    await db.drop();
+  }
+}
+
+const runs = [];
+for (let i = 0; i < 3; i++) runs.push(await once());
+const least = (pick: (r: (typeof runs)[number]) => number) => Math.min(...runs.map(pick));
+const rows = [
+  ["row-by-row DELETE (before)", least((r) => r.del.walBytes), least((r) => r.del.deadTuples), least((r) => r.del.ms)],
+  ["partition drop (retention pass)", least((r) => r.pass.walBytes), least((r) => r.pass.deadTuples), least((r) => r.pass.ms)],
+  ["pass with nothing to drop", least((r) => r.idle.walBytes), least((r) => r.idle.deadTuples), least((r) => r.idle.ms)],
+];
+process.stdout.write(`retention of ${ROWS} request rows, least of 3 runs\n`);
+process.stdout.write(`${["step", "WAL bytes", "dead tuples", "ms"].join("\t")}\n`);
+for (const r of rows) process.stdout.write(`${r.join("\t")}\n`);
