@@ -141,7 +141,7 @@ export function resolveOptions(options: MockOptions = {}): ResolvedOptions {
 /**
  * Mock options from the server's environment variables, so one configuration drives both:
  * `OISR_RATE_LIMITS` (JSON, or `off`), `OISR_MAX_ATTEMPTS`, `OISR_RETRY_BASE_MS`,
- * `OISR_REQUEST_RETENTION_DAYS`, `OISR_WEBHOOK_RETRY_SCHEDULE`, `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS`,
+ * `OISR_REQUEST_RETENTION` (or `OISR_REQUEST_RETENTION_DAYS`), `OISR_WEBHOOK_RETRY_SCHEDULE`, `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS`,
  * `OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY`,
  * plus the mock's own `OISR_MOCK_PROCESSING_DELAY_MS` and `OISR_MOCK_PROCESSING_DURATION_MS`.
  */
