@@ -136,14 +136,19 @@ it("finds a request by id in one partition, and reads one row a partition at mos
   const [byId] = await services.database.rows<{ "QUERY PLAN": Plan[] }>(
     sql`explain (format json) select * from requests where account_id = ${a} and id = ${yesterday}`,
   );
-  const touched = scans((byId?.["QUERY PLAN"][0] as Plan).Plan).map((n) => n["Relation Name"]);
+  const planOf = (row: { "QUERY PLAN": Plan[] } | undefined) => {
+    const plan = row?.["QUERY PLAN"][0];
+    if (!plan) throw new Error("no plan");
+    return plan.Plan;
+  };
+  const touched = scans(planOf(byId)).map((n) => n["Relation Name"]);
   expect(touched).toEqual([await partitionOf(yesterday)]);
 
   // The list's first page (records.ts list): newest five of 27 rows in two partitions.
   const [page] = await services.database.rows<{ "QUERY PLAN": Plan[] }>(
     sql`explain (analyze, format json) select id from requests where account_id = ${a} order by seq desc limit 5`,
   );
-  const read = scans((page?.["QUERY PLAN"][0] as Plan).Plan);
+  const read = scans(planOf(page));
   const rowsRead = read.reduce((sum, n) => sum + (n["Actual Rows"] ?? 0), 0);
   expect(rowsRead).toBeLessThanOrEqual(5 + read.length);
   expect(rowsRead).toBeLessThan(27);
