@@ -2,6 +2,7 @@
 // Names, and which to sum or max across processes, are explained in docs/operations/README.md.
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
 import type { ReplicaStatus } from "./db/read-source.ts";
+import { PARTITIONED_TABLES } from "./partitions/retention.ts";
 import { OPEN_STATUSES, type QueueStats, REQUEST_KINDS } from "./queue/index.ts";
 import type { WebhookLag } from "./webhooks/sql/index.ts";
 import { ROLLBACK_REASONS } from "./worker/rollback.ts";
@@ -164,11 +165,39 @@ export function createMetrics(sources: GaugeSources) {
     completed: zeroed(
       new Counter({
         name: "oisr_requests_completed_total",
-        help: "Requests that reached a final status, by kind and status (succeeded, failed, dead), counted by the worker process that settled them. Sum over processes and rate() it: it is not a table count (retention deletes rows, a restart starts again at 0).",
+        help: "Requests that reached a final status, by kind and status (succeeded, failed, dead), counted by the worker process that settled them. Sum over processes and rate() it: it is not a table count (retention drops rows, a restart starts again at 0).",
         labelNames: ["kind", "status"] as const,
         registers,
       }),
       REQUEST_KINDS.flatMap((kind) => COMPLETED_STATUSES.map((status) => ({ kind, status }))),
+    ),
+    // Retention passes (decision 020), counted by the process that ran them: sum over processes.
+    retentionPartitionsDropped: zeroed(
+      new Counter({
+        name: "oisr_retention_partitions_dropped_total",
+        help: "Time partitions dropped by retention passes, by table (requests, idempotency_keys).",
+        labelNames: ["table"] as const,
+        registers,
+      }),
+      PARTITIONED_TABLES.map((table) => ({ table })),
+    ),
+    retentionRowsDropped: zeroed(
+      new Counter({
+        name: "oisr_retention_rows_dropped_total",
+        help: "Rows the dropped partitions held, by table: what the row-by-row purge used to delete.",
+        labelNames: ["table"] as const,
+        registers,
+      }),
+      PARTITIONED_TABLES.map((table) => ({ table })),
+    ),
+    retentionFailures: zeroed(
+      new Counter({
+        name: "oisr_retention_failures_total",
+        help: "Retention passes whose drops on a table failed (e.g. 2 s waiting for its lock), retried on the next pass; a steady rise means partitions past retention pile up.",
+        labelNames: ["table"] as const,
+        registers,
+      }),
+      PARTITIONED_TABLES.map((table) => ({ table })),
     ),
     webhookDeliveries: zeroed(
       new Counter({

@@ -75,6 +75,13 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     database: services.database,
     retentionDays: config.requestRetentionDays,
     logger,
+    onPass: (pass) => {
+      for (const [table, done] of Object.entries(pass.tables)) {
+        services.metrics.retentionPartitionsDropped.inc({ table }, done.dropped.length);
+        services.metrics.retentionRowsDropped.inc({ table }, done.rows_dropped);
+        if (done.error) services.metrics.retentionFailures.inc({ table });
+      }
+    },
   });
   stops.push(() => retention.stop());
   if (config.role !== "api") {
