@@ -17,7 +17,8 @@ FROM node:24-slim AS build
 WORKDIR /app
 COPY . .
 RUN npm ci --no-audit --no-fund \
- && npx turbo run build --filter=@oisr/server \
+ # The console (/console) is a package of its own; the server serves its dist/app (decision 015).
+ && npx turbo run build --filter=@oisr/server --filter=@oisr/console \
  # Keep only what the server needs at run time: its production dependencies.
  && npm ci --omit=dev --workspace @oisr/server --no-audit --no-fund
 
@@ -37,6 +38,11 @@ COPY --from=build /app/packages/server/package.json ./packages/server/
 COPY --from=build /app/packages/server/bin ./packages/server/bin
 COPY --from=build /app/packages/server/dist ./packages/server/dist
 COPY --from=build /app/packages/server/drizzle ./packages/server/drizzle
+# The server finds the console by resolving @oisr/console/package.json (routes/console.ts): only
+# its package.json and built app ship, linked where node_modules would have it.
+COPY --from=build /app/packages/console/package.json ./packages/console/
+COPY --from=build /app/packages/console/dist/app ./packages/console/dist/app
+RUN mkdir -p node_modules/@oisr && ln -sfn ../../packages/console node_modules/@oisr/console
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 8080

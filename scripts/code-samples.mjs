@@ -33,6 +33,7 @@ console.log(sent.count, sent.has_more);`,
   getRequest: `const record = await oisr.requests.get(requestId);
 const final = await oisr.requests.waitFor(requestId); // polls until succeeded, failed or dead`,
   retryRequest: `const ack = await oisr.requests.retry(requestId);`,
+  getRequestBody: `const body = await oisr.requests.body(requestId); // errors[].pointer points into it`,
   listInventory: `const page = await oisr.inventory.list({ location_id: "WH-PDX-01" });`,
   listWebhookSubscriptions: `const page = await oisr.webhooks.list();`,
   createWebhookSubscription: `const subscription = await oisr.webhooks.create({
@@ -68,6 +69,7 @@ export const CLI_SAMPLES = {
   ingestDispositions: "oisr ingest dispositions dispositions.jsonl",
   listOrders: "oisr orders watch --once",
   getRequest: "oisr requests get 019593ed-b960-7678-bfcc-cf7dbea23c69",
+  getRequestBody: "oisr requests body 0195b7d2-ccdc-7d13-a202-55eb7622333b",
   retryRequest: "oisr requests retry 0195c0ba-79b7-7a23-a88a-a13755ffd8cf",
   retryRequests: "oisr requests retry --status dead --since 2025-03-23T00:00:00Z --all",
   retryWebhookDelivery: "oisr webhooks retry whs_01JN8S7QQT86WJ5VH5F0CXSRN7 whd_01JQE7K2M8Q4T0V6X1Z3B5D7F9",

@@ -16,6 +16,7 @@ Commands:
   ingest orders|inventory|shipments|returns|dispositions FILE
                                                    import a JSON Lines or CSV file (resumable)
   requests get REQUEST_ID                          print a request's processing record
+  requests body REQUEST_ID                         print the body it was submitted with
   requests retry REQUEST_ID | --status S --since T send failed or dead requests again
   orders watch [--cursor C] [--cursor-file F]      print the orders change feed as JSON Lines
   webhooks recover SUBSCRIPTION_ID --since TIME    send a window of webhook events again

@@ -73,6 +73,16 @@ describe("oisr requests get", () => {
     });
   });
 
+  it("requests body prints the body the request was submitted with", async () => {
+    const token = await system.token();
+    const client = createClient({ baseUrl: system.url, token });
+    const orders = [order(2)];
+    const record = await client.orders.ingestAndWait(orders);
+    const run = await runCli(["requests", "body", record.request_id], { url: system.url, token });
+    expect(run.code, run.stderr).toBe(0);
+    expect(JSON.parse(run.stdout)).toEqual({ orders });
+  });
+
   it("says what is wrong with an unknown id, a bad token and a bad command line", async () => {
     const token = await system.token();
     const unknown = await runCli(["requests", "get", "0193c2a4-0000-7000-8000-000000000000"], {

@@ -1,7 +1,7 @@
 // The errors of a failed request, gathered into the shape of the submitted body by their JSON
 // pointers (RFC 6901): `/returns/3/items/0/quantity` becomes returns → [3] → items → [0] →
-// quantity. The API does not return the submitted body, so this outline, with the offending
-// fields marked, is the body as far as the errors reveal it.
+// quantity. body-errors.tsx walks the submitted body along it; error-outline.tsx draws it alone,
+// the body as far as the errors reveal it, until the body is read.
 export interface PointerError {
   pointer: string;
   code: string;

@@ -122,12 +122,16 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
     await page.locator("tbody a").first().click();
     const mark = page.locator("mark.offending");
     await mark.first().waitFor();
-    expect(await mark.allTextContents()).toEqual([`"quantity"`]);
-    // The outline: returns → [0] → items → [0] → quantity, with the rule's message under it.
-    expect(await page.locator("ul.outline").innerText()).toMatch(
-      /"returns"\s*\[0\]\s*"items"\s*\[0\]\s*"quantity"/,
-    );
-    expect(await page.locator("ul.field-errors").first().innerText()).toMatch(/quantity/i);
+    // Drawn on the submitted body (GET /requests/{id}/body): returns → [0] → items → [0] → the
+    // marked "quantity" with the value sent (5 returned of 2 ordered) and the rule's message under it.
+    const body = page.getByRole("region", { name: "Submitted body with rejected fields" });
+    await body.waitFor();
+    expect(await body.locator("mark.offending").allTextContents()).toEqual([`"quantity"`]);
+    const text = await body.innerText();
+    expect(text).toMatch(/^"returns"\s*\[0\]/);
+    expect(text).toMatch(/"external_id": "RMA-[^"]+"/);
+    expect(text).toMatch(/"items"\s*\[0\][\s\S]*"quantity"\s*: 5/);
+    expect(await body.locator("ul.field-errors").first().innerText()).toMatch(/quantity/i);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, "mock-request-failed");
   });

@@ -209,6 +209,36 @@ describe.each(targets)("requests — $name", (target) => {
     expectProblem(await c.get("/requests/019593ed-b960-7678-bfcc-cf7dbea23c69"), 404, "not_found");
   });
 
+  it("GET /requests/{id}/body answers the body as submitted, and a failed record's error pointers resolve in it", async () => {
+    const c = await h.account();
+    const body = { shipments: [shipment(uid("ORD")), shipment(uid("ORD"))] };
+    const ack = await c.ingest("/ingest/shipments", body);
+    const record = await c.wait(ack.body.request_id);
+    expect(record.status).toBe("failed");
+    const res = await c.get(`/requests/${ack.body.request_id}/body`);
+    expect(res.status, res.text).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.body).toEqual(body);
+    // RFC 6901: every pointer names a member that exists in the answered body.
+    const resolve = (doc: Json, pointer: string): unknown =>
+      pointer
+        .split("/")
+        .slice(1)
+        .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))
+        .reduce((node: Json, token) => (node === undefined ? undefined : node[token]), doc);
+    expect(record.errors.length).toBe(2);
+    for (const e of record.errors) expect(resolve(res.body, e.pointer), e.pointer).not.toBeUndefined();
+  });
+
+  it("GET /requests/{id}/body is 404 for an unknown id and another account's request, 400 for a malformed id", async () => {
+    const c = await h.account();
+    const other = await h.account();
+    const ack = await c.ingest("/ingest/orders", { orders: [order()] });
+    expectProblem(await c.get("/requests/019593ed-b960-7678-bfcc-cf7dbea23c69/body"), 404, "not_found");
+    expectProblem(await c.get("/requests/not-a-uuid/body"), 400, "validation_failed");
+    expectProblem(await other.get(`/requests/${ack.body.request_id}/body`), 404, "not_found");
+  });
+
   it("request ids are found whatever the case of their hex digits", async () => {
     const c = await h.account();
     const ack = await c.ingest("/ingest/orders", { orders: [order()] });

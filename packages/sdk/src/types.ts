@@ -43,6 +43,8 @@ export type ListRequestsParams = Query<"listRequests">;
 export type RetryRequestsParams = Omit<Schemas["RetryRequestsBody"], "limit"> & { limit?: number };
 /** What `requests.retryMany` sent again: each new request and the one it repeats. */
 export type RetryRequestsResult = Schemas["RetryRequestsResult"];
+/** The body an ingest call was accepted with (`requests.body`): the one of the request's `kind`. */
+export type SubmittedBody = Schemas["SubmittedBody"];
 
 // ── Orders ───────────────────────────────────────────────────────────────────────────────────
 export type Order = Schemas["Order"];

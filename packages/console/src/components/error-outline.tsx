@@ -1,5 +1,6 @@
-// A failed request's errors drawn on the body's outline (see pointer-tree.ts): each offending
-// field is marked (<mark>) and carries its code and the problem's text.
+// A failed request's errors drawn on the outline their pointers make (see pointer-tree.ts), shown
+// until the submitted body is read (body-errors.tsx) or when it cannot be: each offending field is
+// marked (<mark>) and carries its code and the problem's text.
 import { type PointerError, type PointerNode, pointerTree } from "../pointer-tree.ts";
 
 function Label(props: { node: PointerNode }) {
@@ -47,8 +48,8 @@ export function ErrorOutline(props: { errors: readonly PointerError[] }) {
   return (
     <div class="error-outline">
       <p class="muted">
-        The API does not return the submitted body: each error is drawn at its JSON pointer in the body's
-        outline, the offending field marked.
+        Each error is drawn at its JSON pointer in the outline of the submitted body, the offending field
+        marked.
       </p>
       <Errors errors={root.errors} />
       <ul class="outline" aria-label="Rejected fields">

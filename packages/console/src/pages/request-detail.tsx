@@ -1,6 +1,8 @@
 // One request: its record, the outcome of each item on `succeeded`, each rejected field drawn on
-// the body's outline on `failed`, the last attempt's error on `dead`.
+// the submitted body on `failed`, the last attempt's error on `dead`.
+import type { RequestRecord } from "@oisr/sdk";
 import { useEffect } from "preact/hooks";
+import { BodyErrors } from "../components/body-errors.tsx";
 import { ErrorOutline } from "../components/error-outline.tsx";
 import { RetryOne } from "../components/retry.tsx";
 import { Badge, JsonBlock, Loading, Problem } from "../components/status.tsx";
@@ -10,6 +12,23 @@ import { useLoad } from "../use-load.ts";
 
 /** How often an open request is read again. */
 const FOLLOW_MS = 1_000;
+
+/**
+ * The rejected fields on the body the request was submitted with; on the pointers' outline alone
+ * while the body loads, or when it cannot be read (the record passed its retention meanwhile).
+ */
+function RejectedFields(props: { record: RequestRecord }) {
+  const { request_id: id, errors } = props.record;
+  const { data: body, error } = useLoad((client) => client.requests.body(id), [id]);
+  return body === undefined ? (
+    <>
+      <Problem text={error} />
+      <ErrorOutline errors={errors} />
+    </>
+  ) : (
+    <BodyErrors body={body} errors={errors} />
+  );
+}
 
 export function RequestDetailPage(props: { requestId: string }) {
   const {
@@ -69,7 +88,7 @@ export function RequestDetailPage(props: { requestId: string }) {
           {record.status === "failed" && record.errors.length > 0 && (
             <section aria-labelledby="errors-title">
               <h2 id="errors-title">Rejected fields</h2>
-              <ErrorOutline errors={record.errors} />
+              <RejectedFields record={record} />
             </section>
           )}
           {record.status === "dead" && record.error && (

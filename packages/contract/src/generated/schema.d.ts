@@ -414,6 +414,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/requests/{request_id}/body": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /**
+                 * @description The `request_id` of the `202` answer (a UUID).
+                 * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+                 */
+                request_id: components["parameters"]["RequestIdPath"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Get the body an ingest request was submitted with
+         * @description Returns the JSON body of the ingest call that made this request, as it was accepted (the
+         *     same members and values; whitespace and member order are not kept). The `pointer` of each
+         *     entry in a `failed` record's `errors` points into this body, so a reader can show the
+         *     offending fields in place. The record itself (`GET /requests/{request_id}`) leaves the body
+         *     out: a 1,000-order body is about 700 kB that every poll would otherwise carry.
+         *
+         *     A dispositions request's return is a path parameter of its call, not part of the body.
+         *
+         *     Kept as long as the record (30 days by default); an unknown request, one of another
+         *     account, or one past the retention period is `404`.
+         *
+         *     Rate-limit scope: `requests_read`.
+         */
+        get: operations["getRequestBody"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/requests/{request_id}/retry": {
         parameters: {
             query?: never;
@@ -1765,6 +1802,11 @@ export interface components {
             request_id: components["schemas"]["RequestId"];
             trace_id: components["schemas"]["TraceId"];
         };
+        /**
+         * @description The body of an ingest call as it was accepted: one of the five ingest bodies, the one of
+         *     the request's `kind` (`orders`, `inventory`, `shipments`, `returns`, `dispositions`).
+         */
+        SubmittedBody: components["schemas"]["OrdersIngestBody"] | components["schemas"]["InventoryIngestBody"] | components["schemas"]["ShipmentsIngestBody"] | components["schemas"]["ReturnsIngestBody"] | components["schemas"]["DispositionsIngestBody"];
         /**
          * @description The ingest endpoint the request was made to.
          * @enum {string}
@@ -3630,6 +3672,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["RequestRecord"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            405: components["responses"]["MethodNotAllowed"];
+            429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getRequestBody: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description W3C Trace Context header (`00-<trace-id>-<parent-id>-<flags>`). When it is valid, its
+                 *     trace id becomes this call's `X-Trace-Id` (and the `trace_id` of the request record);
+                 *     when it is missing or invalid, the server makes a new trace id. An invalid value of up to
+                 *     512 characters is ignored, never rejected; a longer header is refused (`400`), as any
+                 *     header this long is not a trace context (version 00 is 55 characters).
+                 * @example 00-5e05a0f9b6eac538ba9702f9c2a31970-b7ad6b7169203331-01
+                 */
+                traceparent?: components["parameters"]["Traceparent"];
+            };
+            path: {
+                /**
+                 * @description The `request_id` of the `202` answer (a UUID).
+                 * @example 019593ed-b960-7678-bfcc-cf7dbea23c69
+                 */
+                request_id: components["parameters"]["RequestIdPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The submitted body; its shape is the one of the request's `kind`. */
+            200: {
+                headers: {
+                    "X-Trace-Id": components["headers"]["X-Trace-Id"];
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SubmittedBody"];
                 };
             };
             400: components["responses"]["BadRequest"];

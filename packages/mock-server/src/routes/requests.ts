@@ -1,4 +1,4 @@
-// GET /requests (newest first) and GET /requests/{request_id}. Records older than the retention
+// GET /requests (newest first), GET /requests/{request_id} and its submitted body. Records older than the retention
 // period are gone, as after the server's purge.
 import { limitOf, requestNotFound, requestPage, stringFilters, toRequestRecord } from "@oisr/contract";
 import type { RequestEntry } from "../store/account.ts";
@@ -37,4 +37,11 @@ const getRequest: RouteHandler<"getRequest"> = (ctx) => {
   return ok(toRequestRecord(entry));
 };
 
-export const requestRoutes = { listRequests, getRequest } satisfies Partial<RouteTable>;
+const getRequestBody: RouteHandler<"getRequestBody"> = (ctx) => {
+  const id = ctx.params.request_id;
+  const entry = UUID.test(id) ? ctx.account.requestById.get(id.toLowerCase()) : undefined;
+  if (!entry || !retained(ctx.runtime, entry.acceptedAt)) throw requestNotFound(id);
+  return ok(entry.body);
+};
+
+export const requestRoutes = { listRequests, getRequest, getRequestBody } satisfies Partial<RouteTable>;

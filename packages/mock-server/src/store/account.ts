@@ -10,6 +10,7 @@ import {
   type WebhookEventBody,
   type WebhookRecovery,
 } from "@oisr/contract";
+import type { components } from "@oisr/contract/schema";
 import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";
 import { MemoryState } from "@oisr/domain";
 import type { RateLimits } from "./rate-limit.ts";
@@ -32,7 +33,8 @@ export interface RequestEntry {
   apiKeyId: string | null;
   /** `{return_id}` of a dispositions call. */
   returnId: string | undefined;
-  body: unknown;
+  /** As accepted (validated against its kind's schema); GET /requests/{id}/body answers it. */
+  body: components["schemas"]["SubmittedBody"];
   itemCount: number;
   acceptedAt: number;
   startedAt: number | null;

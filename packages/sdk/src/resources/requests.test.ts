@@ -89,3 +89,17 @@ describe("requests.retryMany", () => {
     expect(calls[0]?.headers.get("idempotency-key")).toBe("bulk-1");
   });
 });
+
+describe("requests.body", () => {
+  it("GETs the request's body path and resolves to the submitted body", async () => {
+    const submitted = { shipments: [{ external_id: "SHP-1", order_id: "ORD-9", carrier: "ups" }] };
+    const { client: c, calls } = client({ "GET /requests/*/body": json(submitted) });
+    expect(await c.requests.body(ORIGINAL)).toEqual(submitted);
+    expect(pathOf(calls[0]?.url)).toBe(`/v2/requests/${ORIGINAL}/body`);
+  });
+
+  it("a 404 (unknown, another account's, past retention) is a NotFoundError", async () => {
+    const { client: c } = client({ "GET /requests/*/body": problem(404, "not_found") });
+    await expect(c.requests.body(ORIGINAL)).rejects.toBeInstanceOf(NotFoundError);
+  });
+});

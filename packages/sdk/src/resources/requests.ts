@@ -18,6 +18,7 @@ import type {
   RequestRecord,
   RetryRequestsParams,
   RetryRequestsResult,
+  SubmittedBody,
 } from "../types.ts";
 
 export interface RequestsResource {
@@ -30,6 +31,15 @@ export interface RequestsResource {
    * ```
    */
   get(requestId: string, options?: RequestOptions): ApiPromise<RequestRecord>;
+  /**
+   * The JSON body the request was submitted with: what each `errors[].pointer` of a `failed`
+   * record points into. Kept as long as the record.
+   * @example
+   * ```ts
+   * const body = await client.requests.body(record.request_id);
+   * ```
+   */
+  body(requestId: string, options?: RequestOptions): ApiPromise<SubmittedBody>;
   /** One page of the account's requests, newest first. @example `const page = await client.requests.list({ status: "dead" })` */
   list(params?: ListRequestsParams, options?: RequestOptions): ApiPromise<RequestPage>;
   /**
@@ -97,6 +107,13 @@ export function requestsResource(ctx: Context): RequestsResource {
     get: (requestId, options) =>
       new CallPromise(
         getRecord(ctx, requestId, options).then((r) => ({ data: r.record, response: r.response })),
+      ),
+    body: (requestId, options) =>
+      unwrap(
+        ctx.raw.GET("/requests/{request_id}/body", {
+          params: { path: { request_id: requestId } },
+          ...init(ctx, options),
+        }),
       ),
     list,
     iterate: (params = {}, options) => iterateList(list, params, options),

@@ -42,6 +42,17 @@ export function createRecordReader(database: Database) {
       return rows[0];
     },
 
+    /**
+     * The submitted body as stored (jsonb rendered as text: it is sent as is, never parsed here),
+     * with the acceptance time the caller checks retention against.
+     */
+    async body(accountId: string, id: string): Promise<{ acceptedAt: string; json: string } | undefined> {
+      const [row] = await database.rows<{ accepted_at: string; json: string }>(
+        sql`select accepted_at, body::text as json from requests where account_id = ${accountId} and id = ${id}`,
+      );
+      return row && { acceptedAt: row.accepted_at, json: row.json };
+    },
+
     /** Newest first, keyset on the acceptance sequence. */
     async list(
       accountId: string,

@@ -106,6 +106,18 @@ export function requestRoutes(
   );
 
   router.get(
+    "/requests/:request_id/body",
+    operation("getRequestBody", async (req, res) => {
+      const id = req.params.request_id;
+      const found = UUID.test(id) ? await store.body(res.locals.account.id, id.toLowerCase()) : undefined;
+      if (!found || !retained(found.acceptedAt)) throw requestNotFound(id);
+      // The stored JSON text as is (it was validated against its kind's schema when accepted): up
+      // to 5 MiB that parsing and serialising again, as res.json would, only slows down.
+      res.type("application/json").end(found.json);
+    }),
+  );
+
+  router.get(
     "/requests/:request_id",
     operation("getRequest", async (req, res) => {
       const id = req.params.request_id;
