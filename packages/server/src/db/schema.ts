@@ -178,9 +178,7 @@ export const idempotencyKeys = pgTable(
     response: jsonb("response").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.accountId, t.endpoint, t.key, t.createdAt] }),
-  ],
+  (t) => [primaryKey({ columns: [t.accountId, t.endpoint, t.key, t.createdAt] })],
 );
 
 export const orders = pgTable(
