@@ -127,10 +127,37 @@ describe("readSharedSettings", () => {
     expect(readSharedSettings({ OISR_MAX_ATTEMPTS: "0" }).maxAttempts).toBe(1);
   });
 
-  it.each(["OISR_MAX_ATTEMPTS", "OISR_RETRY_BASE_MS", "OISR_REQUEST_RETENTION_DAYS"])(
-    "rejects a bad %s",
-    (name) => {
-      expect(() => readSharedSettings({ [name]: "-1" })).toThrow(`${name} must be a non-negative integer`);
-    },
-  );
+  it.each(["OISR_MAX_ATTEMPTS", "OISR_RETRY_BASE_MS"])("rejects a bad %s", (name) => {
+    expect(() => readSharedSettings({ [name]: "-1" })).toThrow(`${name} must be a non-negative integer`);
+  });
+
+  it.each([
+    ["30d", 30],
+    ["30", 30],
+    ["12h", 0.5],
+    ["90m", 90 / 1440],
+    ["1.5d", 1.5],
+    ["1m", 1 / 1440],
+  ])("reads OISR_REQUEST_RETENTION=%j as %s days", (value, days) => {
+    expect(readSharedSettings({ OISR_REQUEST_RETENTION: value }).requestRetentionDays).toBeCloseTo(days, 12);
+  });
+
+  it("prefers OISR_REQUEST_RETENTION to the older OISR_REQUEST_RETENTION_DAYS", () => {
+    const env = { OISR_REQUEST_RETENTION: "12h", OISR_REQUEST_RETENTION_DAYS: "7" };
+    expect(readSharedSettings(env).requestRetentionDays).toBe(0.5);
+  });
+
+  it.each([
+    ["OISR_REQUEST_RETENTION", "-1"],
+    ["OISR_REQUEST_RETENTION", "0"],
+    ["OISR_REQUEST_RETENTION", "30s"],
+    ["OISR_REQUEST_RETENTION", "12 hours"],
+    ["OISR_REQUEST_RETENTION", "1w"],
+    ["OISR_REQUEST_RETENTION_DAYS", "-1"],
+    ["OISR_REQUEST_RETENTION_DAYS", "abc"],
+  ])("rejects %s=%j, naming the variable", (name, value) => {
+    expect(() => readSharedSettings({ [name]: value })).toThrow(
+      `${name} must be a duration of at least 1m such as 30d, 12h or 90m, or a number of days; got "${value}"`,
+    );
+  });
 });

@@ -32,6 +32,29 @@ export function parseDuration(text: string): number {
   return Number(match[1]) * UNIT_MS[match[2] as keyof typeof UNIT_MS];
 }
 
+const RETENTION = /^(\d+(?:\.\d+)?)(d|h|m)?$/;
+const RETENTION_UNIT_MS = { d: DAY_MS, h: 3_600_000, m: 60_000 } as const;
+/** The shortest retention: the partition manager's interval is at least a minute (decision 020). */
+export const MIN_RETENTION_MS = 60_000;
+
+/**
+ * A retention period in days (fractional for hours and minutes): `30d`, `12h`, `90m`, or a plain
+ * number of days (`30`, the form OISR_REQUEST_RETENTION_DAYS always took). At least a minute.
+ *
+ * @example parseRetention("12h", "OISR_REQUEST_RETENTION") // 0.5
+ */
+export function parseRetention(text: string, name: string): number {
+  const match = RETENTION.exec(text.trim());
+  const ms = match
+    ? Number(match[1]) * RETENTION_UNIT_MS[(match[2] ?? "d") as keyof typeof RETENTION_UNIT_MS]
+    : NaN;
+  if (!Number.isFinite(ms) || ms < MIN_RETENTION_MS)
+    throw new Error(
+      `${name} must be a duration of at least 1m such as 30d, 12h or 90m, or a number of days; got "${text}"`,
+    );
+  return ms / DAY_MS;
+}
+
 /** A whole number ≥ 0, or undefined when unset or empty; anything else names the variable in its error. */
 export function parseNonNegativeInteger(value: string | undefined, name: string): number | undefined {
   if (value === undefined || value === "") return undefined;
@@ -109,7 +132,10 @@ export interface SharedSettings {
   maxAttempts?: number;
   /** `OISR_RETRY_BASE_MS`: the first retry delay of a request, doubling per attempt. */
   retryBaseMs?: number;
-  /** `OISR_REQUEST_RETENTION_DAYS`. */
+  /**
+   * `OISR_REQUEST_RETENTION` (`30d`, `12h`, `90m` or days), else `OISR_REQUEST_RETENTION_DAYS`
+   * (days, the older name): in days, fractional below a day.
+   */
   requestRetentionDays?: number;
   /** `OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS=1`: http and private, loopback or link-local webhook URLs. */
   webhookAllowPrivateNetworks?: boolean;
@@ -124,8 +150,13 @@ export function readSharedSettings(env: Environment): SharedSettings {
   if (maxAttempts !== undefined) settings.maxAttempts = Math.max(1, maxAttempts);
   const retryBaseMs = parseNonNegativeInteger(env.OISR_RETRY_BASE_MS, "OISR_RETRY_BASE_MS");
   if (retryBaseMs !== undefined) settings.retryBaseMs = retryBaseMs;
-  const retention = parseNonNegativeInteger(env.OISR_REQUEST_RETENTION_DAYS, "OISR_REQUEST_RETENTION_DAYS");
-  if (retention !== undefined) settings.requestRetentionDays = retention;
+  if (env.OISR_REQUEST_RETENTION)
+    settings.requestRetentionDays = parseRetention(env.OISR_REQUEST_RETENTION, "OISR_REQUEST_RETENTION");
+  else if (env.OISR_REQUEST_RETENTION_DAYS)
+    settings.requestRetentionDays = parseRetention(
+      env.OISR_REQUEST_RETENTION_DAYS,
+      "OISR_REQUEST_RETENTION_DAYS",
+    );
   const allowPrivate = parseSwitch(env.OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS);
   if (allowPrivate !== undefined) settings.webhookAllowPrivateNetworks = allowPrivate;
   const concurrency = parseWebhookSubscriptionConcurrency(env.OISR_WEBHOOK_SUBSCRIPTION_CONCURRENCY);

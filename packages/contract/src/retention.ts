@@ -1,4 +1,4 @@
-// The retention period (OISR_REQUEST_RETENTION_DAYS, 30 days by default) as one instant: request
+// The retention period (OISR_REQUEST_RETENTION, 30 days by default) as one instant: request
 // records, events, delivery attempts and recoveries created before it no longer exist. The server's
 // reads and prunes and the mock's reads all cut here, so an API read never shows what a prune would
 // delete, and the mock keeps exactly what the server keeps.
@@ -12,5 +12,6 @@ import { DAY_MS } from "./config.ts";
  * @example retentionCutoff(new Date("2025-03-27T12:00:00Z"), 30) // 2025-02-25T12:00:00.000Z
  */
 export function retentionCutoff(now: Date, retentionDays: number): Date {
-  return new Date(now.getTime() - retentionDays * DAY_MS);
+  // Rounded: a period given in minutes is a fraction of a day that need not be exact in binary.
+  return new Date(now.getTime() - Math.round(retentionDays * DAY_MS));
 }

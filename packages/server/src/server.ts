@@ -7,6 +7,7 @@ import type { Logger } from "pino";
 import { createApp, createMetricsApp } from "./app.ts";
 import type { Config } from "./config.ts";
 import { createLogger } from "./logger.ts";
+import { startRetention } from "./partitions/loop.ts";
 import { openServices, type Services } from "./services.ts";
 import { loadSpec } from "./spec.ts";
 import { startTracing } from "./telemetry/tracing.ts";
@@ -69,6 +70,13 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   let origin: string | undefined;
   let metricsOrigin: string | undefined;
 
+  // Every role: partitions must be made ahead wherever calls are accepted (partitions/loop.ts).
+  const retention = startRetention({
+    database: services.database,
+    retentionDays: config.requestRetentionDays,
+    logger,
+  });
+  stops.push(() => retention.stop());
   if (config.role !== "api") {
     const worker = await startWorker({ config, logger, services });
     stops.push(() => worker.stop());

@@ -6,6 +6,8 @@ import { type Database, openDatabase } from "./db/client.ts";
 import { createCursors } from "./http/cursor.ts";
 import { createMetrics } from "./metrics.ts";
 import { createEventStore } from "./outbox/index.ts";
+import { partitionIntervalMs } from "./partitions/plan.ts";
+import { runRetentionPass } from "./partitions/retention.ts";
 import { createRequestStore } from "./queue/index.ts";
 import { createAccountStore } from "./store/accounts.ts";
 import { createApiKeyStore } from "./store/api-keys.ts";
@@ -34,6 +36,7 @@ export async function openServices(settings: ServicesConfig) {
     dataDir: config.dataDir,
     ...(config.databasePooling ? { pooling: config.databasePooling } : {}),
     ...(config.listenDatabaseUrl ? { listenUrl: config.listenDatabaseUrl } : {}),
+    partitionIntervalMs: partitionIntervalMs(config.requestRetentionDays),
   });
   const cursorSecret =
     config.cursorSecret ??
@@ -53,6 +56,10 @@ export async function openServices(settings: ServicesConfig) {
     webhookDeliveries: createDeliveryHistory(database),
     cursors: createCursors(cursorSecret),
     metrics: createMetrics({ queue: requests.stats, webhooks: () => readWebhookLag(database) }),
+    /** One retention pass now (partitions/retention.ts): `oisr-server retention run`, tests, benchmarks. */
+    retention: {
+      run: (now?: Date) => runRetentionPass(database, { retentionDays: config.requestRetentionDays, now }),
+    },
   };
 }
 

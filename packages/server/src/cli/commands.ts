@@ -30,6 +30,8 @@ export const USAGE = `usage: oisr-server [command]
   keys revoke <key_id>                      revokes the key at once, even the account's last admin key
   tokens create --account <account_id>      a new key holding every permission (prints its secret as token)
   tokens revoke <token>                     revokes the key the token belongs to
+  retention run                             one retention pass now: partitions made ahead and dropped past
+                                            OISR_REQUEST_RETENTION, rows in the dropped ones, duration_ms
   help, --help                              this text
 
 Permissions: ${PERMISSIONS.join(", ")}.
@@ -74,6 +76,11 @@ export async function runAdminCommand(services: Services, args: string[]): Promi
   const flag = (name: string) => parsed?.flags.get(name)?.[0];
   const only = (...names: string[]) =>
     parsed !== null && [...parsed.flags.keys()].every((n) => names.includes(n));
+
+  if (group === "retention" && action === "run") {
+    if (parsed === null || rest.length > 0) return usage("retention run");
+    return { output: await services.retention.run(), exitCode: 0 };
+  }
 
   if (group === "accounts" && action === "create") {
     const name = flag("name");

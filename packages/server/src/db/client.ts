@@ -3,7 +3,9 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { PGlite } from "@electric-sql/pglite";
+import { DAY_MS } from "@oisr/contract";
 import { type SQL, sql } from "drizzle-orm";
+import { ensureStartupPartitions } from "../partitions/retention.ts";
 import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Database, type DatabaseOptions, type Db, type Executor, migrationsFolder } from "./database.ts";
 import { pgliteTemplate } from "./pglite-template.ts";
@@ -19,9 +21,18 @@ function rowsOf<T>(result: unknown): T[] {
 }
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return options.databaseUrl
-    ? openPostgres(options.databaseUrl, options)
-    : openPglite(options.dataDir ?? "./.oisr-data");
+  const database = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options)
+    : await openPglite(options.dataDir ?? "./.oisr-data");
+  // Partitions for now before anything is stored (decision 020): a template or a database left
+  // stopped has none for today, and an insert that finds no partition fails.
+  try {
+    await ensureStartupPartitions(database, options.partitionIntervalMs ?? DAY_MS);
+  } catch (err) {
+    await database.close().catch(() => {});
+    throw err;
+  }
+  return database;
 }
 
 async function openPglite(dataDir: string): Promise<Database> {

@@ -41,4 +41,6 @@ export interface DatabaseOptions {
   pooling?: "none" | "transaction";
   /** A direct or session-pooled URL for LISTEN when `pooling` is `transaction`; else short polling. */
   listenUrl?: string;
+  /** The `requests` partition interval (partitions/plan.ts); a day when not given. */
+  partitionIntervalMs?: number;
 }

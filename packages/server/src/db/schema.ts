@@ -77,13 +77,21 @@ export const apiTokens = pgTable(
 
 const sqlList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v}'`).join(", "));
 
-/** The request queue's entries; every statement on this table lives in src/queue/. */
+/**
+ * The request queue's entries; every statement on this table lives in src/queue/. Partitioned by
+ * RANGE (id) on time (decision 020, migration 0014): drizzle-kit does not model PARTITION BY, so
+ * this is the typed description of the parent and the migration is the truth.
+ */
 export const requests = pgTable(
   "requests",
   {
     accountId: text("account_id").notNull(),
     id: uuid("id").notNull(),
-    /** Global acceptance order: per-account FIFO processing and newest-first listing both key on it. */
+    /**
+     * Global acceptance order: per-account FIFO processing and newest-first listing both key on it.
+     * Unique by construction (one sequence) but not by index: a unique index on a partitioned table
+     * must hold the partition key (decision 020).
+     */
     seq: bigserial("seq", { mode: "number" }).notNull(),
     kind: text("kind").notNull(),
     status: text("status").notNull(),
@@ -113,7 +121,7 @@ export const requests = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.id] }),
-    uniqueIndex("requests_seq_idx").on(t.seq),
+    index("requests_seq_idx").on(t.seq),
     // The bulk retry's selection: an account's final, not yet retried requests by acceptance time.
     // Partial, so it holds only the few requests that failed or died.
     index("requests_retryable_idx")
@@ -153,6 +161,11 @@ export const requestQueues = pgTable(
   (t) => [index("request_queues_due_idx").on(t.dueAt).where(sql`due_at is not null`)],
 );
 
+/**
+ * Partitioned by RANGE (created_at), one partition a day (decision 020): the key is unique per
+ * (account, endpoint, key) among the live rows (the last 24 h), which the accept statement keeps
+ * under an advisory lock on the key; rows past the window wait for their partition to be dropped.
+ */
 export const idempotencyKeys = pgTable(
   "idempotency_keys",
   {
@@ -165,10 +178,7 @@ export const idempotencyKeys = pgTable(
     response: jsonb("response").notNull(),
     createdAt: ts("created_at").notNull().defaultNow(),
   },
-  (t) => [
-    primaryKey({ columns: [t.accountId, t.endpoint, t.key] }),
-    index("idempotency_created_idx").on(t.createdAt),
-  ],
+  (t) => [primaryKey({ columns: [t.accountId, t.endpoint, t.key, t.createdAt] })],
 );
 
 export const orders = pgTable(
@@ -276,6 +286,21 @@ export const rateLimitBuckets = pgTable(
     count: integer("count").notNull(),
   },
   (t) => [primaryKey({ columns: [t.accountId, t.scope, t.second] })],
+);
+
+/**
+ * The time partitions of the partitioned tables (decision 020), written only by the migration's
+ * oisr_ensure_partitions and by partitions/ when it drops one, in the same transaction as the DDL.
+ */
+export const oisrPartitions = pgTable(
+  "oisr_partitions",
+  {
+    name: text("name").primaryKey(),
+    parent: text("parent").notNull(),
+    fromAt: ts("from_at").notNull(),
+    toAt: ts("to_at").notNull(),
+  },
+  (t) => [index("oisr_partitions_parent_idx").on(t.parent, t.fromAt)],
 );
 
 /** Secrets shared by every process on this database (the cursor signing key). */

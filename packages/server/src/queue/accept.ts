@@ -192,9 +192,13 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
       body_hash: string;
       response: IngestAck;
     }>(
+      // Live keys only (an expired one waits for its partition to be dropped); oldest first, so
+      // the map below keeps the newest should a key have two live records (retry.ts's bulk replay).
       sql`select account_id as a, endpoint as e, key as k, body_hash, response from idempotency_keys
            where (account_id, endpoint, key) in
-             (select x.a, x.e, x.k from jsonb_to_recordset(${wanted}::jsonb) as x(a text, e text, k text))`,
+             (select x.a, x.e, x.k from jsonb_to_recordset(${wanted}::jsonb) as x(a text, e text, k text))
+             and created_at >= now() - ${IDEMPOTENCY_WINDOW}
+           order by created_at`,
     );
     const byKey = new Map(existing.map((e) => [`${e.a}\u0001${e.e}\u0001${e.k}`, e]));
     for (const i of taken) {
@@ -205,7 +209,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
       );
       if (!found) throw new Error("idempotency key vanished during claim");
       liveHash.set(i, found.body_hash);
-      // Live: the claim above takes over expired keys.
+      // Live: the claim above stores a new record over an expired one.
       const decided: AcceptOutcome =
         idempotencyDecision({ bodyHash: found.body_hash }, r.bodyHash) === "replay"
           ? { kind: "replayed", ack: found.response }
@@ -243,9 +247,10 @@ const NOT_ACCESS =
  * The one statement. `access` is the access call of the batch's deferred calls (null when none): a
  * deferred row (c set) is kept only if its call was let through, and takes its account and key from
  * it. Keyed rows claim their key (a live key of another call is left alone: that row is not
- * stored), and every row left is inserted `pending` and counted into its account's queue.
- * Lock order: the rate-limit advisory locks (in oisr_authorize_keys), then idempotency_keys, then
- * requests and request_queues, the order the two statements of before took them in.
+ * stored; of two rows with one key in a batch, the first), and every row left is inserted `pending`
+ * and counted into its account's queue. Lock order: the rate-limit advisory locks (in
+ * oisr_authorize_keys), then the idempotency keys' advisory locks (oisr_claim_idempotency_keys),
+ * then idempotency_keys, requests and request_queues.
  */
 function storeStatement(rowsJson: string, access: SQL | null): SQL {
   const rows = sql`jsonb_to_recordset(${rowsJson}::jsonb)
@@ -272,13 +277,13 @@ function storeStatement(rowsJson: string, access: SQL | null): SQL {
     union all
     select ${NOT_ACCESS}, i.id::text from inserted i, (select count(*) from woken) w`;
   return sql`with ${decided}
-    claimed as (
-      insert into idempotency_keys (account_id, endpoint, key, body_hash, request_id, response)
-      select s.a, s.e, s.ik, s.h, s.i, s.x from src s where s.ik is not null
-      on conflict (account_id, endpoint, key) do update
-        set body_hash = excluded.body_hash, request_id = excluded.request_id, response = excluded.response, created_at = now()
-        where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW}
-      returning request_id),
+    -- oisr_claim_idempotency_keys (migration 0014, decision 020) locks each key, then stores the
+    -- keys with no live record: the table is partitioned by time, so no unique index can do it.
+    claimed as materialized (
+      select c.request_id from oisr_claim_idempotency_keys(
+        (select jsonb_agg(jsonb_build_object('a', s.a, 'e', s.e, 'ik', s.ik, 'h', s.h, 'i', s.i, 'x', s.x))
+           from src s where s.ik is not null),
+        ${IDEMPOTENCY_WINDOW}) c),
     inserted as (
       insert into requests (account_id, id, kind, status, trace_id, traceparent, idempotency_key, api_key_id, params, body, item_count)
       select s.a, s.i, s.k, 'pending', s.t, s.tp, s.ik, s.ak, s.p, s.b, s.n from src s

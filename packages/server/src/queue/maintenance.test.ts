@@ -1,8 +1,8 @@
 // The queue's gauges (what /metrics shows as oisr_queue_*) with a backlog and without one.
-import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { sql } from "../db/client.ts";
 import type { Services } from "../services.ts";
+import { newRequestId } from "../store/ids.ts";
 import { useFreshServices } from "../test-services.ts";
 import { createWorkerQueue } from "./index.ts";
 import { insertPending } from "./transitions.ts";
@@ -18,7 +18,7 @@ const queue = (accountId: string, n: number) =>
     JSON.stringify(
       Array.from({ length: n }, () => ({
         a: accountId,
-        i: randomUUID(),
+        i: newRequestId(),
         k: "orders",
         t: "0",
         ik: null,
@@ -73,29 +73,4 @@ it("counts queued and processing requests, backlogged accounts and the age of th
   const after = await services.requests.stats();
   expect(after).toMatchObject({ queued: 2, processing: 0, backlogged: 1 });
   expect(after.oldestAgeSeconds).toBeLessThan(60);
-});
-
-it("purges finished requests accepted before the retention cut, and keeps younger ones and open ones of any age", async () => {
-  const a = (await services.accounts.createAccount("purge")).account_id;
-  await queue(a, 3);
-  const [old, young, open] = (
-    await services.database.rows<{ id: string }>(
-      sql`select id from requests where account_id = ${a} order by seq`,
-    )
-  ).map((r) => r.id);
-  const daysAgo = (days: number, plusMs: number) =>
-    new Date(Date.now() - days * 86_400_000 - plusMs).toISOString();
-  await services.database.rows(
-    sql`update requests set status = 'succeeded', accepted_at = ${daysAgo(30, 60_000)} where id = ${old}`,
-  );
-  await services.database.rows(
-    sql`update requests set status = 'succeeded', accepted_at = ${daysAgo(30, -60_000)} where id = ${young}`,
-  );
-  await services.database.rows(sql`update requests set accepted_at = ${daysAgo(40, 0)} where id = ${open}`);
-
-  await services.requests.purge(30);
-  const left = await services.database.rows<{ id: string }>(
-    sql`select id from requests where account_id = ${a} order by seq`,
-  );
-  expect(left.map((r) => r.id)).toEqual([young, open]);
 });

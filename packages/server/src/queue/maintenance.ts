@@ -1,7 +1,7 @@
-// Retention and the queue's gauges. The gauges read request_queues (one row per account) and the
+// The queue's gauges (retention drops whole partitions: partitions/retention.ts). The gauges read request_queues (one row per account) and the
 // head of each account with a backlog (one index probe each), never the backlog itself; the
 // processing count walks only the requests that are processing (see stats()).
-import { IDEMPOTENCY_WINDOW_MS, retentionCutoff } from "@oisr/contract";
+import { IDEMPOTENCY_WINDOW_MS } from "@oisr/contract";
 import { sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { isOpen } from "./sql.ts";
@@ -21,14 +21,6 @@ export interface QueueStats {
 
 export function createMaintenance(database: Database) {
   return {
-    /** Deletes finished requests past retention and idempotency keys past their window. */
-    async purge(retentionDays: number): Promise<void> {
-      await database.rows(
-        sql`delete from requests where not ${isOpen} and accepted_at < ${retentionCutoff(new Date(), retentionDays).toISOString()}`,
-      );
-      await database.rows(sql`delete from idempotency_keys where created_at < now() - ${IDEMPOTENCY_WINDOW}`);
-    },
-
     /**
      * The queue's gauges in one statement. Processing requests are always a prefix of their
      * account's open requests in `seq` order (transitions.ts starts the head and the fresh requests

@@ -141,7 +141,8 @@ export function createRetries(database: Database, accept: Accept) {
       const [row] = await database.rows<{ body_hash: string; response: RetryRequestsResult }>(
         sql`select body_hash, response from idempotency_keys
              where account_id = ${caller.accountId} and endpoint = ${BULK_RETRY_ENDPOINT}
-               and key = ${caller.idempotencyKey} and created_at >= now() - ${IDEMPOTENCY_WINDOW}`,
+               and key = ${caller.idempotencyKey} and created_at >= now() - ${IDEMPOTENCY_WINDOW}
+             order by created_at desc limit 1`,
       );
       if (!row) return undefined;
       return idempotencyDecision({ bodyHash: row.body_hash }, bodyHash) === "replay"
@@ -236,12 +237,12 @@ export function createRetries(database: Database, accept: Accept) {
         // A concurrent call with the same key may have recorded its answer first; this one keeps its own.
         await database.rows(
           sql`insert into idempotency_keys (account_id, endpoint, key, body_hash, request_id, response)
-              values (${caller.accountId}, ${BULK_RETRY_ENDPOINT}, ${caller.idempotencyKey}, ${bodyHash},
-                      ${retries[0]?.request_id ?? newRequestId()}, ${JSON.stringify(result)}::jsonb)
-              on conflict (account_id, endpoint, key) do update
-                set body_hash = excluded.body_hash, request_id = excluded.request_id,
-                    response = excluded.response, created_at = now()
-                where idempotency_keys.created_at < now() - ${IDEMPOTENCY_WINDOW}`,
+              select ${caller.accountId}, ${BULK_RETRY_ENDPOINT}, ${caller.idempotencyKey}, ${bodyHash},
+                     ${retries[0]?.request_id ?? newRequestId()}, ${JSON.stringify(result)}::jsonb
+               where not exists (
+                 select 1 from idempotency_keys
+                  where account_id = ${caller.accountId} and endpoint = ${BULK_RETRY_ENDPOINT}
+                    and key = ${caller.idempotencyKey} and created_at >= now() - ${IDEMPOTENCY_WINDOW})`,
         );
       }
       return { kind: "accepted", result };

@@ -1,7 +1,7 @@
 // Fairness across accounts (decision 009): while one account drains a long backlog, an account that
 // becomes due gets its request applied after at most about one stage of the busy account, even with
 // a single worker slot. PGlite, or PostgreSQL when DATABASE_URL is set.
-import { hash, randomUUID } from "node:crypto";
+import { hash } from "node:crypto";
 import { order } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { expect, it } from "vitest";
@@ -9,6 +9,7 @@ import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
 import { insertPending } from "../queue/transitions.ts";
 import type { Services } from "../services.ts";
+import { newRequestId } from "../store/ids.ts";
 import { useFreshServices } from "../test-services.ts";
 import { startWorker } from "./worker.ts";
 
@@ -26,7 +27,7 @@ it("a quiet account's request waits for at most one stage of a busy account's ba
   const rows = Array.from({ length: BACKLOG }, (_, i) => {
     const head = JSON.stringify({
       a: noisy,
-      i: randomUUID(),
+      i: newRequestId(),
       k: "orders",
       t: "0".repeat(32),
       ik: null,

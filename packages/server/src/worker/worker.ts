@@ -25,9 +25,6 @@ export interface Worker {
  */
 export const DEFAULT_STAGE_LIMITS: StageLimits = { maxRequests: 1000, maxItems: 4000 };
 
-/** How often a worker deletes requests past retention and idempotency keys past 24 h. */
-const PURGE_EVERY_MS = 10 * 60_000;
-
 /**
  * How long one lease keeps starting stages for its account before the worker hands it back. With
  * several worker processes the busy accounts then spread over them instead of staying with the
@@ -390,16 +387,10 @@ export async function startWorker(deps: {
     }
   }
 
-  const purge = () =>
-    services.requests.purge(config.requestRetentionDays).catch((err) => logger.warn({ err }, "purge failed"));
-  const purgeTimer = setInterval(purge, PURGE_EVERY_MS);
-  purgeTimer.unref();
-
   const looping = loop();
   return {
     async stop() {
       running = false;
-      clearInterval(purgeTimer);
       kick();
       await looping;
       await Promise.allSettled([...inFlight]);

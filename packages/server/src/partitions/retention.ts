@@ -1,0 +1,186 @@
+// Retention by partition (decision 020): a pass makes the partitions the next intervals need and
+// drops the ones wholly past retention. Dropping a partition writes a few catalog rows of WAL and
+// leaves no dead tuples, where the row-by-row DELETE it replaces wrote about a kilobyte of WAL per
+// row and left every row dead for autovacuum (figures in the decision record).
+//
+// Statement owner: partitions are created only by the migration's SQL functions (called here and
+// at startup) and dropped only here; `oisr_partitions` lists them, changed in the DDL's transaction.
+// One process at a time: every step takes the same transaction advisory lock with a try, so a
+// process that finds it taken skips the pass instead of queueing behind it.
+import { retentionCutoff } from "@oisr/contract";
+import { type SQL, sql } from "drizzle-orm";
+import type { Database, Executor } from "../db/database.ts";
+import { isOpen, millis } from "../queue/sql.ts";
+import {
+  aheadMs,
+  IDEMPOTENCY_INTERVAL_MS,
+  IDEMPOTENCY_KEEP_MS,
+  partitionIntervalMs,
+  REQUEST_DROP_GRACE_MS,
+} from "./plan.ts";
+
+export const PARTITIONED_TABLES = ["requests", "idempotency_keys"] as const;
+export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
+
+export interface TablePass {
+  /** Partitions made ahead by this pass. */
+  created: number;
+  /** Partitions dropped, by name. */
+  dropped: string[];
+  /** Rows the dropped partitions held. */
+  rows_dropped: number;
+  /** Partitions past retention kept because they still hold a pending or processing request. */
+  kept_open: string[];
+  /** Why this table's drops did not happen this time (e.g. the lock timeout); retried next pass. */
+  error?: string;
+}
+
+export interface RetentionPass {
+  /** False when another process held the lock: it is doing the pass. */
+  ran: boolean;
+  tables: Record<PartitionedTable, TablePass>;
+  duration_ms: number;
+}
+
+const LOCK: SQL = sql`hashtext('oisr_partitions'), hashtext('retention')`;
+
+/**
+ * How long a drop waits for the parent's ACCESS EXCLUSIVE lock (a partition leaves the parent's
+ * partition list) before giving up until the next pass: statements queued behind the drop wait at
+ * most this long, once per interval.
+ */
+const DROP_LOCK_TIMEOUT = "2s";
+
+const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
+
+/**
+ * Makes the partitions covering [now - behindMs, now + ahead]: `requests` at `intervalMs`,
+ * `idempotency_keys` by the day from two days back (a key's 24 h window, with a day of margin).
+ * Returns how many each table got.
+ */
+export async function ensurePartitions(
+  database: Database,
+  options: { now: Date; intervalMs: number; behindMs?: number },
+  executor?: Executor,
+): Promise<Record<PartitionedTable, number>> {
+  const now = options.now.getTime();
+  const { intervalMs } = options;
+  const [row] = await database.rows<{ requests: number; idempotency_keys: number }>(
+    sql`select oisr_ensure_table_partitions('requests', ${at(now - (options.behindMs ?? 0))},
+                 ${at(now + aheadMs(intervalMs))}, ${millis(intervalMs)}) as requests,
+               oisr_ensure_table_partitions('idempotency_keys', ${at(now - 2 * IDEMPOTENCY_INTERVAL_MS)},
+                 ${at(now + aheadMs(IDEMPOTENCY_INTERVAL_MS))}, ${millis(IDEMPOTENCY_INTERVAL_MS)}) as idempotency_keys`,
+    executor,
+  );
+  return { requests: Number(row?.requests ?? 0), idempotency_keys: Number(row?.idempotency_keys ?? 0) };
+}
+
+/**
+ * At startup (db/client.ts): the partitions around now, before anything is accepted. A database
+ * made from the PGlite template, or one left stopped for a while, has none for today. Skipped on a
+ * hot standby, which cannot run DDL and gets the primary's partitions by replication.
+ */
+export async function ensureStartupPartitions(database: Database, intervalMs: number): Promise<void> {
+  const [standby] = await database.rows<{ yes: boolean }>(sql`select pg_is_in_recovery() as yes`);
+  if (standby?.yes) return;
+  await ensurePartitions(database, { now: new Date(), intervalMs, behindMs: 2 * intervalMs });
+}
+
+const emptyPass = (): TablePass => ({ created: 0, dropped: [], rows_dropped: 0, kept_open: [] });
+
+async function tryLock(database: Database, tx: Executor): Promise<boolean> {
+  const [row] = await database.rows<{ ok: boolean }>(
+    sql`select pg_try_advisory_xact_lock(${LOCK}) as ok`,
+    tx,
+  );
+  return row?.ok === true;
+}
+
+/** The oldest instant a table must still hold: partitions wholly before it are dropped. */
+function keepFrom(table: PartitionedTable, now: Date, retentionDays: number): number {
+  return table === "requests"
+    ? retentionCutoff(now, retentionDays).getTime() - REQUEST_DROP_GRACE_MS
+    : now.getTime() - IDEMPOTENCY_KEEP_MS;
+}
+
+/**
+ * Drops one table's partitions past retention in one transaction: rows are counted (and open
+ * requests looked for, through the partial index requests_open_idx) before the first DROP takes
+ * the parent's lock, so the lock is held for the drops alone.
+ */
+async function dropExpired(
+  database: Database,
+  table: PartitionedTable,
+  keepFromMs: number,
+  pass: TablePass,
+): Promise<void> {
+  await database.db.transaction(async (tx) => {
+    if (!(await tryLock(database, tx))) return;
+    await database.rows(sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`), tx);
+    const expired = await database.rows<{ name: string }>(
+      sql`select name from oisr_partitions where parent = ${table} and to_at <= ${at(keepFromMs)} order by from_at`,
+      tx,
+    );
+    const doomed: { name: string; rows: number }[] = [];
+    for (const { name } of expired) {
+      const partition = sql.identifier(name);
+      if (table === "requests") {
+        const [open] = await database.rows<{ yes: boolean }>(
+          sql`select exists (select 1 from ${partition} where ${isOpen}) as yes`,
+          tx,
+        );
+        if (open?.yes) {
+          pass.kept_open.push(name);
+          continue;
+        }
+      }
+      const [count] = await database.rows<{ n: string | number }>(
+        sql`select count(*) as n from ${partition}`,
+        tx,
+      );
+      doomed.push({ name, rows: Number(count?.n ?? 0) });
+    }
+    for (const { name } of doomed) {
+      await database.rows(sql`drop table ${sql.identifier(name)}`, tx);
+      await database.rows(sql`delete from oisr_partitions where name = ${name}`, tx);
+    }
+    pass.dropped.push(...doomed.map((d) => d.name));
+    pass.rows_dropped += doomed.reduce((sum, d) => sum + d.rows, 0);
+  });
+}
+
+/**
+ * One retention pass: partitions ahead, then each table's drops. A table whose drops fail (the
+ * lock timeout above) reports its error and is retried on the next pass; the others go on.
+ */
+export async function runRetentionPass(
+  database: Database,
+  options: { retentionDays: number; now?: Date },
+): Promise<RetentionPass> {
+  const started = performance.now();
+  const now = options.now ?? new Date();
+  const pass: RetentionPass = {
+    ran: false,
+    tables: { requests: emptyPass(), idempotency_keys: emptyPass() },
+    duration_ms: 0,
+  };
+  const intervalMs = partitionIntervalMs(options.retentionDays);
+  pass.ran = await database.db.transaction(async (tx) => {
+    if (!(await tryLock(database, tx))) return false;
+    const created = await ensurePartitions(database, { now, intervalMs }, tx);
+    for (const table of PARTITIONED_TABLES) pass.tables[table].created = created[table];
+    return true;
+  });
+  if (pass.ran) {
+    for (const table of PARTITIONED_TABLES) {
+      const tablePass = pass.tables[table];
+      await dropExpired(database, table, keepFrom(table, now, options.retentionDays), tablePass).catch(
+        (err: unknown) => {
+          tablePass.error = err instanceof Error ? err.message : String(err);
+        },
+      );
+    }
+  }
+  pass.duration_ms = Math.round(performance.now() - started);
+  return pass;
+}
