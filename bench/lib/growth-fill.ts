@@ -252,7 +252,7 @@ export async function fillOrders(
 /** What the fill leaves consistent: sequences past the rows written, each account's feed position. */
 export async function finishFill(sql: postgres.Sql, s: Shape): Promise<void> {
   const last = s.accounts * s.perAccount;
-  await sql`select setval(pg_get_serial_sequence('requests', 'seq'), ${last})`;
-  await sql`select setval(pg_get_serial_sequence('events', 'seq'), ${last})`;
+  await sql`select setval('requests_seq_seq', ${last})`;
+  await sql`select setval('events_seq_seq', ${last})`;
   await sql`update accounts a set feed_seq = ${2 * s.perAccount} from growth_accounts g where g.id = a.id`;
 }

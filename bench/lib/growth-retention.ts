@@ -4,7 +4,7 @@
 // (pg_stat_user_tables, partitions included).
 // The WAL position is the cluster's: other databases on a shared cluster write WAL too, so the same
 // interval is measured idle just before, and both are printed.
-import type postgres from "postgres";
+import postgres from "postgres";
 import { runJson, SERVER_MAIN } from "./processes.ts";
 
 /** Tables that grow with traffic and expire, and their partitions (`request_queues` is not one). */
@@ -15,6 +15,8 @@ export interface RetentionRun {
   how: string;
   ms: number;
   walBytes: number;
+  /** Of walBytes, what the command wrote (null without it). */
+  commandWalBytes: number | null;
   /** WAL the cluster wrote in an idle interval as long, just before (other databases' work). */
   backgroundWalBytes: number;
   deadTuples: number;
@@ -60,21 +62,32 @@ export async function isPartitioned(sql: postgres.Sql): Promise<boolean> {
   return row?.ok === true;
 }
 
+/** Whether `table` is partitioned in this schema. */
+async function partitioned(sql: postgres.Sql, table: string): Promise<boolean> {
+  const [row] = await sql<{ ok: boolean }[]>`
+    select exists (select 1 from pg_partitioned_table where partrelid = to_regclass(${table})) as ok`;
+  return row?.ok === true;
+}
+
 /**
- * Row-by-row retention as the server before time partitions did it, for a build without the
- * command: the DELETE of queue/maintenance.ts purge() and, for events and their attempts, the
- * same cut by created_at (outbox/prune.ts and webhooks/sql/retention.ts delete them in batches of
- * 5,000 with more conditions; the rows deleted and their WAL are the same for this history, where
- * every event was delivered).
+ * Row-by-row retention as the server does it for the tables that are not partitioned: the DELETE
+ * of queue/maintenance.ts purge() for requests and idempotency keys (before time partitions), and
+ * for events and their attempts the same cut by created_at (outbox/prune.ts and
+ * webhooks/sql/retention.ts delete them in batches of 5,000 with more conditions; the rows deleted
+ * and their WAL are the same for this history, where every event was delivered).
  */
-async function deleteRows(sql: postgres.Sql, retention: string): Promise<void> {
+async function deleteRows(sql: postgres.Sql, retention: string, tables: string[]): Promise<void> {
   const cutoff = `now() - interval '${retention.replace(/d$/, " days").replace(/h$/, " hours").replace(/m$/, " minutes")}'`;
-  await sql.unsafe(
-    `delete from requests where status not in ('pending', 'processing') and accepted_at < ${cutoff}`,
-  );
-  await sql.unsafe(`delete from idempotency_keys where created_at < now() - interval '24 hours'`);
-  await sql.unsafe(`delete from webhook_deliveries where created_at < ${cutoff}`);
-  await sql.unsafe(`delete from events where created_at < ${cutoff} and dispatched_at is not null`);
+  if (tables.includes("requests"))
+    await sql.unsafe(
+      `delete from requests where status not in ('pending', 'processing') and accepted_at < ${cutoff}`,
+    );
+  if (tables.includes("idempotency_keys"))
+    await sql.unsafe(`delete from idempotency_keys where created_at < now() - interval '24 hours'`);
+  if (tables.includes("webhook_deliveries"))
+    await sql.unsafe(`delete from webhook_deliveries where created_at < ${cutoff}`);
+  if (tables.includes("events"))
+    await sql.unsafe(`delete from events where created_at < ${cutoff} and dispatched_at is not null`);
 }
 
 /** One retention pass with retention `retention` (e.g. "30d"), measured. */
@@ -93,14 +106,26 @@ export async function runRetention(
   const lsn = await walLsn(sql);
   const started = performance.now();
   let output: Record<string, unknown> | null = null;
-  if (command) {
+  // The command drops the partitioned tables' partitions; the tables this build does not
+  // partition yet are still pruned row by row (by the webhook dispatcher), measured here too.
+  const rowTables: string[] = [];
+  for (const t of ["requests", "idempotency_keys", "events", "webhook_deliveries"])
+    if (!command || !(await partitioned(sql, t))) rowTables.push(t);
+  if (command)
     output = await runJson(SERVER_MAIN, ["retention", "run"], {
       DATABASE_URL: databaseUrl,
       OISR_REQUEST_RETENTION: retention,
       LOG_LEVEL: "warn",
     });
-  } else {
-    await deleteRows(sql, retention);
+  const commandWal = await walSince(sql, lsn);
+  if (rowTables.length > 0) {
+    // Its own connection, closed after: a backend reports its statistics when it exits.
+    const own = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await deleteRows(own, retention, rowTables);
+    } finally {
+      await own.end();
+    }
   }
   const ms = performance.now() - started;
   const walBytes = await walSince(sql, lsn);
@@ -108,7 +133,13 @@ export async function runRetention(
   await new Promise((r) => setTimeout(r, 1500));
   const deadAfter = await deadTuples(sql);
   return {
-    how: command ? "oisr-server retention run" : "row DELETE (this build has no `retention run`)",
+    how: [
+      command ? "oisr-server retention run" : "",
+      rowTables.length > 0 ? `row DELETE on ${rowTables.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join(" + "),
+    commandWalBytes: command ? commandWal : null,
     ms,
     walBytes,
     backgroundWalBytes: (backgroundWalBytes * Math.max(ms, 1000)) / 1000,
