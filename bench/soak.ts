@@ -14,6 +14,7 @@ import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
+import { writeAccounts } from "./lib/growth-fill.ts";
 import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
 import { type Account, oneOrderBody } from "./lib/queue.ts";
 import { fmt, percentile, printTable, type Row } from "./lib/report.ts";
@@ -70,15 +71,7 @@ const server = await startOisr(
 );
 const minutes: Minute[] = [];
 try {
-  const accounts: Account[] = [first];
-  while (accounts.length < ACCOUNTS)
-    accounts.push(
-      ...(await Promise.all(
-        Array.from({ length: Math.min(10, ACCOUNTS - accounts.length) }, (_, k) =>
-          createAccount(db.url, `soak-${accounts.length + k}`),
-        ),
-      )),
-    );
+  const accounts: Account[] = [first, ...(await writeAccounts(sql, first.accountId, ACCOUNTS - 1, "soak"))];
   const clients = accounts.map((a) => api(server.url, a.token));
   for (const c of clients) {
     const r = await c.post(

@@ -85,11 +85,56 @@ export async function dropHelpers(sql: postgres.Sql): Promise<void> {
   );
 }
 
+/** A ULID made here: 48-bit time, then 80 random bits, in Crockford base32. */
+function ulid(ms = Date.now()): string {
+  let time = "";
+  for (let k = 9, t = ms; k >= 0; k--, t = Math.floor(t / 32)) time = B32[t % 32] + time;
+  return time + Array.from(randomBytes(16), (b) => B32[b % 32]).join("");
+}
+
 /**
- * The fill's accounts, `growth_accounts(n, id, key_id)`: account 0 is `reader` (made by the CLI,
- * with a token the benchmark reads with); the others are written as `accounts create` writes them
- * (an admin key copied from the reader's, with a secret nobody holds). Each gets a subscription
- * to `request.succeeded` at `hookUrl`, and its request_queues row (no request open).
+ * Accounts written as `oisr-server accounts create` writes them (store/accounts.ts): the account,
+ * an admin key with the permissions of `template`'s key, and the key's secret, stored only as its
+ * hash. Returns their tokens. Fifty CLI processes took minutes on a loaded machine; this takes one
+ * statement.
+ */
+export async function writeAccounts(
+  sql: postgres.Sql,
+  template: string,
+  count: number,
+  name: string,
+): Promise<{ accountId: string; keyId: string; token: string }[]> {
+  const made = Array.from({ length: count }, (_, n) => {
+    const token = `oisr_${randomBytes(32).toString("base64url")}`;
+    return {
+      n,
+      accountId: `acc_${ulid()}`,
+      keyId: `key_${ulid()}`,
+      token,
+      hash: createHash("sha256").update(token).digest("hex"),
+      prefix: token.slice(0, 12),
+    };
+  });
+  for (let at = 0; at < made.length; at += 5000) {
+    const part = made.slice(at, at + 5000).map(({ token: _, ...rest }) => rest);
+    await sql`
+      with input as (
+        select (x->>'n')::int as n, x->>'accountId' as id, x->>'keyId' as key_id, x->>'hash' as hash,
+               x->>'prefix' as prefix
+          from jsonb_array_elements(${sql.json(part as never)}::jsonb) x),
+      a as (insert into accounts (id, name) select id, ${name} || '-' || n from input),
+      k as (insert into api_keys (id, account_id, name, permissions, prefix, created_at)
+            select i.key_id, i.id, t.name, t.permissions, i.prefix, now()
+              from input i, api_keys t where t.account_id = ${template})
+      insert into api_tokens (token_hash, account_id, key_id) select hash, id, key_id from input`;
+  }
+  return made.map(({ accountId, keyId, token }) => ({ accountId, keyId, token }));
+}
+
+/**
+ * The fill's accounts, `growth_accounts(n, id, key_id, sub_id)`: account 0 is `reader` (made by
+ * the CLI, with a token the benchmark reads with), the others written by writeAccounts. Each gets
+ * a subscription to `request.succeeded` at `hookUrl`, and its request_queues row (none open).
  */
 export async function createAccounts(
   sql: postgres.Sql,
@@ -100,27 +145,13 @@ export async function createAccounts(
   await sql`create table growth_accounts (n int primary key, id text not null, key_id text not null, sub_id text)`;
   await sql`insert into growth_accounts
             select 0, ${reader.accountId}, id from api_keys where account_id = ${reader.accountId}`;
-  const rows = Array.from({ length: count - 1 }, (_, k) => ({
-    n: k + 1,
-    hash: createHash("sha256")
-      .update(`oisr_${randomBytes(32).toString("base64url")}`)
-      .digest("hex"),
-  }));
-  for (let at = 0; at < rows.length; at += 5000) {
-    const part = rows.slice(at, at + 5000);
-    await sql`
-      with input as (
-        select (x->>'n')::int as n, x->>'hash' as hash,
-               'acc_' || growth_ulid((extract(epoch from now()) * 1000)::bigint, 'acc' || (x->>'n')) as id,
-               'key_' || growth_ulid((extract(epoch from now()) * 1000)::bigint, 'key' || (x->>'n')) as key_id
-          from jsonb_array_elements(${sql.json(part as never)}::jsonb) x),
-      a as (insert into accounts (id, name) select id, 'growth-' || n from input),
-      k as (insert into api_keys (id, account_id, name, permissions, prefix, created_at)
-            select i.key_id, i.id, t.name, t.permissions, 'oisr_' || substr(i.hash, 1, 7), now()
-              from input i, api_keys t where t.account_id = ${reader.accountId}),
-      t as (insert into api_tokens (token_hash, account_id, key_id) select hash, id, key_id from input)
-      insert into growth_accounts select n, id, key_id from input`;
-  }
+  const others = await writeAccounts(sql, reader.accountId, count - 1, "growth");
+  for (let at = 0; at < others.length; at += 5000)
+    await sql`insert into growth_accounts
+              select (x->>'n')::int + 1, x->>'accountId', x->>'keyId'
+                from jsonb_array_elements(${sql.json(
+                  others.slice(at, at + 5000).map((o, k) => ({ ...o, token: undefined, n: at + k })) as never,
+                )}::jsonb) x`;
   await sql`update growth_accounts set sub_id = 'whs_' || growth_ulid((extract(epoch from now()) * 1000)::bigint, 'whs' || n)`;
   await sql`
     insert into webhook_subscriptions (account_id, id, url, events, secret)
