@@ -140,7 +140,7 @@ try {
     const to = new Date(started + m * 60_000);
     const [done] = await sql<{ n: string; ms: number[] | null }[]>`
       select count(*)::text as n,
-             array_agg(extract(epoch from completed_at - accepted_at) * 1000) as ms
+             array_agg((extract(epoch from completed_at - accepted_at) * 1000)::float8) as ms
         from requests where status = 'succeeded' and completed_at >= ${from} and completed_at < ${to}`;
     const [size] = await sql<{ bytes: string; parts: string }[]>`
       select sum(coalesce(p.bytes, pg_total_relation_size(t::regclass)))::text as bytes, sum(p.parts)::text as parts
