@@ -74,6 +74,13 @@ const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }
     timeoutS: 900,
   },
   {
+    name: "growth",
+    file: "growth.ts",
+    what: "issue 26: 10M requests of history (BENCH_GROWTH_REQUESTS) against 10k: accept, drain, reads, retention",
+    // Filling 10 million requests with their events and deliveries takes most of it.
+    timeoutS: 7200,
+  },
+  {
     name: "sdk-overhead",
     file: "sdk-overhead.ts",
     what: "SDK overhead against raw fetch (colleague's)",

@@ -79,6 +79,8 @@ export const NO_RATE_LIMITS = JSON.stringify({
   orders_read: 1_000_000_000,
   requests_read: 1_000_000_000,
   returns_read: 1_000_000_000,
+  events_read: 1_000_000_000,
+  webhooks: 1_000_000_000,
 });
 
 /** `oisr-server accounts create` on that database (migrates it first if needed). */

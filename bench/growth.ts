@@ -1,0 +1,370 @@
+// Growth benchmark (issue 26): does the service keep its speed as it holds months of history?
+// Two databases are filled with 30 days of history (bench/lib/growth-fill.ts: set-based SQL
+// through the server's schema, rows the server could have written), one with
+// BENCH_GROWTH_REQUESTS requests (10,000,000 by default) and one with 10,000, and measured the
+// same way, in the same run:
+//   - accept: POST /ingest/orders acknowledged per second (ingest-ack's load: one order,
+//     50 connections) and its p99;
+//   - drain: a backlog of 10,000 one-order requests from 50 accounts, applied by one worker
+//     process (queue-drain's measure);
+//   - GET /requests/{id} p50/p99, and the first and a deep page of /orders, /events, /requests;
+//   - retention: one pass's duration, WAL bytes and dead tuples, and ingest p99 while a pass runs
+//     against without.
+// Every account holds the same history in both databases (BENCH_GROWTH_PER_ACCOUNT requests,
+// 10,000 by default): the large database has more accounts, not bigger ones, so the ratios show
+// what the total history costs. What one account's own depth costs is feed-scale's figure.
+// The history spans 31 days, so a 30-day retention pass has a day to drop, and a 29-day pass
+// (the one run under ingest load) another.
+//   BENCH_GROWTH_REQUESTS=200000 node bench/growth.ts      (PostgreSQL at DATABASE_URL or 127.0.0.1)
+//   BENCH_GROWTH_SECONDS=10                               seconds of each ingest load
+//   BENCH_GROWTH_PER_ACCOUNT=10000, BENCH_GROWTH_CALLS=200 history per account; timed calls per read
+//   GROWTH_PLAN=1                                         print EXPLAIN ANALYZE of each fill chunk
+// The fill runs at ~1,000 requests/s on this 2-core machine under a load average of 15–20 (each
+// request is three rows and 15 index entries); 10 million take hours there, so develop with 200k.
+import { createServer } from "node:http";
+import postgres from "postgres";
+import { api, sleep } from "./lib/client.ts";
+import { order } from "./lib/fixtures.ts";
+import * as fill from "./lib/growth-fill.ts";
+import { isPartitioned, type RetentionRun, runRetention } from "./lib/growth-retention.ts";
+import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr, startOisrWorker } from "./lib/processes.ts";
+import { type Account, sendOneOrderRequests, waitDrained } from "./lib/queue.ts";
+import { fmt, printBlock, printTable, type Row, spread } from "./lib/report.ts";
+
+const TOTAL = Number(process.env.BENCH_GROWTH_REQUESTS ?? 10_000_000);
+const BASELINE = 10_000;
+const PER_ACCOUNT = Math.min(BASELINE, Number(process.env.BENCH_GROWTH_PER_ACCOUNT ?? 10_000));
+const SECONDS = Number(process.env.BENCH_GROWTH_SECONDS ?? 10);
+const SPAN_DAYS = 31;
+const LIVE_ACCOUNTS = 50;
+const DRAIN = 10_000;
+const CALLS = Number(process.env.BENCH_GROWTH_CALLS ?? 200);
+const WARMUP = 20;
+const LIMIT = 200;
+/** Requests per account written before the deep cursors are read (the band of bench/lib/growth-fill.ts). */
+const BAND = 2_000;
+
+const receiver = createServer((req, res) => {
+  req.resume();
+  req.on("end", () => res.writeHead(204).end());
+});
+await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
+const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
+const SERVER_ENV = { OISR_RATE_LIMITS: NO_RATE_LIMITS, OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" };
+
+interface Figures {
+  total: number;
+  accounts: number;
+  fillSeconds: number;
+  bytes: Record<string, { bytes: number; rows: number }>;
+  reads: Record<string, ReturnType<typeof spread>>;
+  ackPerSecond: number;
+  ackP99: number;
+  ackDuringRetentionP99: number;
+  drainSeconds: number | null;
+  /** WAL bytes per one-order request, accepted and applied (drain step). */
+  walPerRequest: number;
+  retention: RetentionRun;
+  retentionUnderLoad: RetentionRun;
+  partitioned: boolean;
+}
+
+/** Bytes on disk (table, indexes, TOAST; every partition) and rows of a table. */
+async function tableSize(sql: postgres.Sql, table: string) {
+  const [row] = await sql<{ bytes: string; rows: string }[]>`
+    select coalesce((select sum(pg_total_relation_size(relid)) from pg_partition_tree(${table}::regclass)),
+                    pg_total_relation_size(${table}::regclass))::text as bytes,
+           (select count(*) from ${sql(table)})::text as rows`;
+  return { bytes: Number(row?.bytes ?? 0), rows: Number(row?.rows ?? 0) };
+}
+
+async function waitSucceeded(client: ReturnType<typeof api>, id: string) {
+  for (;;) {
+    const r = await client.get<{ status: string }>(`/requests/${id}`);
+    if (r.json.status === "succeeded") return;
+    if (r.json.status !== "pending" && r.json.status !== "processing") throw new Error(r.json.status);
+    await sleep(10);
+  }
+}
+
+/** The template bodies: one order the API stored (as it was sent, and as the server keeps it). */
+async function templates(url: string, reader: Account, sql: postgres.Sql) {
+  const server = await startOisr(url, SERVER_ENV, { account: reader });
+  try {
+    const client = api(server.url, reader.token);
+    const input = order("growth-template", "2026-01-01T00:00:00.000Z");
+    const ack = await client.post("/ingest/orders", JSON.stringify({ orders: [input] }));
+    await waitSucceeded(client, ack.json.request_id as string);
+    const [stored] = await sql<{ body: Record<string, unknown> }[]>`select body from orders`;
+    // The template's own rows are not part of the history.
+    for (const t of ["webhook_deliveries", "events", "orders", "requests"])
+      await sql`delete from ${sql(t)} where account_id = ${reader.accountId}`;
+    return { input, stored: stored?.body };
+  } finally {
+    await server.stop();
+  }
+}
+
+async function fillHistory(url: string, sql: postgres.Sql, total: number, reader: Account) {
+  const s = fill.shape(total, PER_ACCOUNT, SPAN_DAYS);
+  const t = await templates(url, reader, sql);
+  const started = performance.now();
+  // The fill's statements run once each: compiling them (JIT) cost ~0.5 s a chunk.
+  await sql`set synchronous_commit = off`;
+  await sql`set jit = off`;
+  if (await isPartitioned(sql))
+    await sql`select oisr_ensure_partitions(${new Date(s.startMs - 86_400_000).toISOString()}::timestamptz, now())`;
+  await fill.createHelpers(sql);
+  await fill.createAccounts(sql, reader, s.accounts, hookUrl);
+  // A band in the middle of every account's history first: the first pages read now give cursors
+  // that, once the rest is written, point into the middle (cursors are signed: only the API makes them).
+  const step = (what: string) =>
+    console.log(`[growth]   ${what}: ${fmt((performance.now() - started) / 1000, 1)} s`);
+  step("accounts");
+  const R = fill.ORDER_REVISIONS;
+  const lo = Math.floor(PER_ACCOUNT / 2 / R) * R;
+  const hi = Math.min(PER_ACCOUNT, lo + BAND);
+  await fill.fillRequests(sql, s, t.input, lo, hi);
+  await fill.fillOrders(sql, s, t.stored, lo / R, hi / R);
+  const server = await startOisr(url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
+  const cursors: Record<string, string> = {};
+  try {
+    const client = api(server.url, reader.token);
+    for (const feed of ["orders", "events", "requests"]) {
+      const page = await client.get<{ next_cursor: string; data: unknown[] }>(`/${feed}?limit=${LIMIT}`);
+      if (page.status !== 200 || page.json.data.length !== LIMIT)
+        throw new Error(`first page of the band: /${feed} ${page.status}, ${page.json.data?.length} rows`);
+      cursors[feed] = page.json.next_cursor;
+    }
+  } finally {
+    await server.stop();
+  }
+  step("band");
+  await fill.fillRequests(sql, s, t.input, 0, lo);
+  await fill.fillRequests(sql, s, t.input, hi, PER_ACCOUNT);
+  await fill.fillOrders(sql, s, t.stored, 0, lo / R);
+  await fill.fillOrders(sql, s, t.stored, hi / R, Math.ceil(PER_ACCOUNT / R));
+  step("requests and orders");
+  await fill.finishFill(sql, s);
+  await fill.dropHelpers(sql);
+  await sql`drop table growth_accounts`;
+  // As a long-lived database would be: statistics current, visibility map set.
+  await sql`vacuum analyze`;
+  step("vacuum analyze");
+  return { shape: s, cursors, fillSeconds: (performance.now() - started) / 1000 };
+}
+
+async function timeCalls(client: ReturnType<typeof api>, paths: string[]) {
+  const samples: number[] = [];
+  for (let i = 0; i < WARMUP + CALLS; i++) {
+    const path = paths[i % paths.length] as string;
+    const t = performance.now();
+    const res = await client.getText(path);
+    const ms = performance.now() - t;
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${res.text.slice(0, 200)}`);
+    if (i >= WARMUP) samples.push(ms);
+  }
+  return spread(samples);
+}
+
+async function measure(total: number): Promise<Figures> {
+  const db = await freshDatabase();
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const reader = await createAccount(db.url, "growth-reader");
+    const live: Account[] = [];
+    for (let i = 0; i < LIVE_ACCOUNTS; i += 10)
+      live.push(
+        ...(await Promise.all(
+          Array.from({ length: Math.min(10, LIVE_ACCOUNTS - i) }, (_, k) =>
+            createAccount(db.url, `live-${i + k}`),
+          ),
+        )),
+      );
+    console.log(`[growth] filling ${fmt(total)} requests…`);
+    const filled = await fillHistory(db.url, sql, total, reader);
+    console.log(`[growth] filled in ${fmt(filled.fillSeconds, 1)} s`);
+    const partitioned = await isPartitioned(sql);
+    const bytes: Figures["bytes"] = {};
+    for (const t of ["requests", "events", "webhook_deliveries", "orders"])
+      bytes[t] = await tableSize(sql, t);
+
+    const server = await startOisr(db.url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
+    const reads: Figures["reads"] = {};
+    let ack: Awaited<ReturnType<typeof sendOneOrderRequests>>;
+    let underLoad: Awaited<ReturnType<typeof sendOneOrderRequests>>;
+    let retention: RetentionRun;
+    let retentionUnderLoad: RetentionRun;
+    try {
+      const client = api(server.url, reader.token);
+      const ids = await sql<{ id: string }[]>`
+        select id from requests where account_id = ${reader.accountId}
+           and accepted_at > now() - interval '29 days' order by random() limit 500`;
+      reads["GET /requests/{id}"] = await timeCalls(
+        client,
+        ids.map((r) => `/requests/${r.id}`),
+      );
+      for (const feed of ["orders", "events", "requests"]) {
+        reads[`GET /${feed} first page`] = await timeCalls(client, [`/${feed}?limit=${LIMIT}`]);
+        reads[`GET /${feed} deep page`] = await timeCalls(client, [
+          `/${feed}?limit=${LIMIT}&cursor=${encodeURIComponent(filled.cursors[feed] as string)}`,
+        ]);
+      }
+      ack = await sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+      retention = await runRetention(sql, db.url, "30d", partitioned);
+      // The second pass (29 days: the next day of history) under the same ingest load.
+      const load = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+      await sleep(Math.min(2000, (SECONDS * 1000) / 4));
+      retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned);
+      underLoad = await load;
+    } finally {
+      await server.stop();
+    }
+
+    // Drain: what the loads above left first (not timed), then a backlog of 10,000.
+    const worker = await startOisrWorker(db.url, SERVER_ENV);
+    await waitDrained(sql, 600);
+    await worker.stop();
+    const api2 = await startOisr(db.url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
+    // WAL of accepting and applying them (the cluster's: other databases' work is in it too).
+    const [lsn] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+    await sendOneOrderRequests(api2.url, live, { amount: DRAIN });
+    await api2.stop();
+    const worker2 = await startOisrWorker(db.url, SERVER_ENV);
+    const drained = await waitDrained(sql, 600);
+    await worker2.stop();
+    const [wal] = await sql<{ b: string }[]>`
+      select pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn?.lsn ?? "0/0"}::pg_lsn)::text as b`;
+
+    return {
+      total,
+      accounts: filled.shape.accounts,
+      fillSeconds: filled.fillSeconds,
+      bytes,
+      reads,
+      ackPerSecond: ack.perSecond,
+      ackP99: ack.p99,
+      ackDuringRetentionP99: underLoad.p99,
+      drainSeconds: drained.seconds,
+      walPerRequest: Number(wal?.b ?? 0) / DRAIN,
+      retention,
+      retentionUnderLoad,
+      partitioned,
+    };
+  } finally {
+    await sql.end();
+    await db.drop();
+  }
+}
+
+try {
+  const small = await measure(BASELINE);
+  const large = await measure(TOTAL);
+  printResults(small, large);
+} finally {
+  receiver.close();
+}
+
+function printResults(small: Figures, large: Figures) {
+  const n = (f: Figures) => fmt(f.total);
+  const r2 = (x: number) => `${x.toFixed(2)}×`;
+  const rows: Row[] = [];
+  const slower = (figure: string, big: number, base: number, unit: string, digits = 2) =>
+    rows.push({
+      figure,
+      value: `${fmt(big, digits)} ${unit}`,
+      baseline: `${fmt(base, digits)} ${unit}`,
+      ratio: r2(big / base),
+      goal: "≤ 1.20×",
+    });
+  rows.push({
+    figure: `accept: POST /ingest/orders acknowledged per second (${SECONDS} s, 50 connections); ratio = ${n(small)} / ${n(large)}`,
+    value: fmt(large.ackPerSecond),
+    baseline: fmt(small.ackPerSecond),
+    ratio: r2(small.ackPerSecond / large.ackPerSecond),
+    goal: "≤ 1.20×",
+  });
+  slower(`accept p99, ms`, large.ackP99, small.ackP99, "ms", 0);
+  rows.push({
+    figure: `drain of ${fmt(DRAIN)} one-order requests from ${LIVE_ACCOUNTS} accounts, one worker process, s`,
+    value: large.drainSeconds === null ? "not drained in 600 s" : fmt(large.drainSeconds, 1),
+    baseline: small.drainSeconds === null ? "not drained" : fmt(small.drainSeconds, 1),
+    ratio: large.drainSeconds && small.drainSeconds ? r2(large.drainSeconds / small.drainSeconds) : "—",
+    goal: "≤ 1.20×",
+  });
+  for (const key of Object.keys(large.reads)) {
+    const a = large.reads[key] as ReturnType<typeof spread>;
+    const b = small.reads[key] as ReturnType<typeof spread>;
+    slower(`${key}${key.includes("page") ? ` (limit ${LIMIT})` : ""}, p50 ms`, a.p50, b.p50, "ms");
+    slower(`${key}, p99 ms`, a.p99, b.p99, "ms");
+  }
+  for (const [label, pick] of [
+    ["retention pass (30 days)", (f: Figures) => f.retention],
+    ["retention pass under ingest load (29 days)", (f: Figures) => f.retentionUnderLoad],
+  ] as const) {
+    const a = pick(large);
+    const b = pick(small);
+    rows.push({
+      figure: `${label}: ${a.how}, duration ms (rows ${fmt(a.rowsBefore)} → ${fmt(a.rowsAfter)})`,
+      value: fmt(a.ms),
+      baseline: `${fmt(b.ms)} (rows ${fmt(b.rowsBefore)} → ${fmt(b.rowsAfter)})`,
+      ratio: r2(a.ms / b.ms),
+      goal: "≤ 1.20×",
+    });
+    if (a === large.retention)
+      rows.push({
+        figure: `${label}: WAL written, bytes (the cluster's; other databases in an idle interval as long: ${fmt(a.backgroundWalBytes)})`,
+        value: fmt(a.walBytes),
+        baseline: `${fmt(b.walBytes)} (idle: ${fmt(b.backgroundWalBytes)})`,
+        goal: "≤ 1,048,576",
+      });
+    if (a === large.retention && a.commandWalBytes !== null)
+      rows.push({
+        figure: `${label}: of which oisr-server retention run (partition drops), WAL bytes`,
+        value: fmt(a.commandWalBytes),
+        baseline: fmt(b.commandWalBytes ?? 0),
+        goal: "≤ 1,048,576",
+      });
+    rows.push({
+      figure: `${label}: dead tuples left in requests, events, webhook_deliveries, idempotency_keys`,
+      value: fmt(a.deadTuples),
+      baseline: fmt(b.deadTuples),
+      goal: "0",
+    });
+  }
+  rows.push({
+    figure: `ingest p99 while a retention pass runs, against without (${fmt(large.total)} requests), ms`,
+    value: fmt(large.ackDuringRetentionP99),
+    baseline: fmt(large.ackP99),
+    ratio: r2(large.ackDuringRetentionP99 / large.ackP99),
+    goal: "≤ 1.20×",
+  });
+  printTable(
+    `Growth: ${n(large)} requests of history (${fmt(large.accounts)} accounts × ${fmt(PER_ACCOUNT)}) against ${n(small)} (${fmt(small.accounts)}), 31 days, ${large.partitioned ? "time-partitioned schema" : "unpartitioned schema (row DELETE retention)"}`,
+    rows,
+  );
+  const sizes: Row[] = Object.entries(large.bytes).map(([t, b]) => ({
+    figure: `${t}: bytes per row (table + indexes + TOAST), ${fmt(b.rows)} rows`,
+    value: fmt(b.bytes / Math.max(1, b.rows)),
+    baseline: `${fmt((small.bytes[t]?.bytes ?? 0) / Math.max(1, small.bytes[t]?.rows ?? 1))} (${fmt(small.bytes[t]?.rows ?? 0)} rows)`,
+    summary: t === "requests",
+  }));
+  sizes.push({
+    figure:
+      "WAL per one-order request accepted and applied (the drain's 10,000; cluster-wide, so an upper bound), bytes",
+    value: fmt(large.walPerRequest),
+    baseline: fmt(small.walPerRequest),
+  });
+  sizes.push({
+    figure: "fill time, s (set-based SQL, then VACUUM ANALYZE)",
+    value: fmt(large.fillSeconds, 1),
+    baseline: fmt(small.fillSeconds, 1),
+  });
+  printTable("Growth: size on disk of the filled history", sizes);
+  for (const f of [small, large])
+    if (f.retention.output)
+      printBlock(
+        `oisr-server retention run, ${n(f)} requests (30 days)`,
+        JSON.stringify(f.retention.output, null, 2),
+      );
+}

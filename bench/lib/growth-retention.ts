@@ -1,0 +1,151 @@
+// The retention step of the growth benchmark: one pass of the server's own retention
+// (`oisr-server retention run`), measured from outside: wall time, WAL written
+// (pg_current_wal_lsn before and after) and dead tuples left in the tables retention touches
+// (pg_stat_user_tables, partitions included).
+// The WAL position is the cluster's: other databases on a shared cluster write WAL too, so the same
+// interval is measured idle just before, and both are printed.
+import postgres from "postgres";
+import { runJson, SERVER_MAIN } from "./processes.ts";
+
+/** Tables that grow with traffic and expire, and their partitions (`request_queues` is not one). */
+const EXPIRING = `relname ~ '^(requests|events|webhook_deliveries|idempotency_keys)($|_)'`;
+
+export interface RetentionRun {
+  /** What ran: the server's command, or the row DELETE fallback. */
+  how: string;
+  ms: number;
+  walBytes: number;
+  /** Of walBytes, what the command wrote (null without it). */
+  commandWalBytes: number | null;
+  /** WAL the cluster wrote in an idle interval as long, just before (other databases' work). */
+  backgroundWalBytes: number;
+  deadTuples: number;
+  /** The command's JSON output (partitions created/dropped, rows, duration_ms), when it ran. */
+  output: Record<string, unknown> | null;
+  /** Rows of the expiring tables before and after. */
+  rowsBefore: number;
+  rowsAfter: number;
+}
+
+async function walLsn(sql: postgres.Sql): Promise<string> {
+  const [row] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+  return row?.lsn ?? "0/0";
+}
+
+async function walSince(sql: postgres.Sql, lsn: string): Promise<number> {
+  const [row] = await sql<
+    { b: string }[]
+  >`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn}::pg_lsn)::text as b`;
+  return Number(row?.b ?? 0);
+}
+
+async function deadTuples(sql: postgres.Sql): Promise<number> {
+  const [row] = await sql<{ n: string }[]>`
+    select coalesce(sum(n_dead_tup), 0)::text as n from pg_stat_user_tables where ${sql.unsafe(EXPIRING)}`;
+  return Number(row?.n ?? 0);
+}
+
+async function expiringRows(sql: postgres.Sql): Promise<number> {
+  const [row] = await sql<{ n: string }[]>`
+    select ((select count(*) from requests) + (select count(*) from events)
+          + (select count(*) from webhook_deliveries) + (select count(*) from idempotency_keys))::text as n`;
+  return Number(row?.n ?? 0);
+}
+
+/**
+ * Whether the migrated schema is the time-partitioned one, whose build has `oisr-server retention
+ * run` (both come with the same migration); asked of the schema, since running the command to
+ * find out would drop the history before it is measured.
+ */
+export async function isPartitioned(sql: postgres.Sql): Promise<boolean> {
+  const [row] = await sql<{ ok: boolean }[]>`select to_regproc('oisr_ensure_partitions') is not null as ok`;
+  return row?.ok === true;
+}
+
+/** Whether `table` is partitioned in this schema. */
+async function partitioned(sql: postgres.Sql, table: string): Promise<boolean> {
+  const [row] = await sql<{ ok: boolean }[]>`
+    select exists (select 1 from pg_partitioned_table where partrelid = to_regclass(${table})) as ok`;
+  return row?.ok === true;
+}
+
+/**
+ * Row-by-row retention as the server does it for the tables that are not partitioned: the DELETE
+ * of queue/maintenance.ts purge() for requests and idempotency keys (before time partitions), and
+ * for events and their attempts the same cut by created_at (outbox/prune.ts and
+ * webhooks/sql/retention.ts delete them in batches of 5,000 with more conditions; the rows deleted
+ * and their WAL are the same for this history, where every event was delivered).
+ */
+async function deleteRows(sql: postgres.Sql, retention: string, tables: string[]): Promise<void> {
+  const cutoff = `now() - interval '${retention.replace(/d$/, " days").replace(/h$/, " hours").replace(/m$/, " minutes")}'`;
+  if (tables.includes("requests"))
+    await sql.unsafe(
+      `delete from requests where status not in ('pending', 'processing') and accepted_at < ${cutoff}`,
+    );
+  if (tables.includes("idempotency_keys"))
+    await sql.unsafe(`delete from idempotency_keys where created_at < now() - interval '24 hours'`);
+  if (tables.includes("webhook_deliveries"))
+    await sql.unsafe(`delete from webhook_deliveries where created_at < ${cutoff}`);
+  if (tables.includes("events"))
+    await sql.unsafe(`delete from events where created_at < ${cutoff} and dispatched_at is not null`);
+}
+
+/** One retention pass with retention `retention` (e.g. "30d"), measured. */
+export async function runRetention(
+  sql: postgres.Sql,
+  databaseUrl: string,
+  retention: string,
+  command: boolean,
+): Promise<RetentionRun> {
+  const rowsBefore = await expiringRows(sql);
+  const deadBefore = await deadTuples(sql);
+  const idleLsn = await walLsn(sql);
+  // One idle second, scaled to the pass's duration below.
+  await new Promise((r) => setTimeout(r, 1000));
+  const backgroundWalBytes = await walSince(sql, idleLsn);
+  const lsn = await walLsn(sql);
+  const started = performance.now();
+  let output: Record<string, unknown> | null = null;
+  // The command drops the partitioned tables' partitions; the tables this build does not
+  // partition yet are still pruned row by row (by the webhook dispatcher), measured here too.
+  const rowTables: string[] = [];
+  for (const t of ["requests", "idempotency_keys", "events", "webhook_deliveries"])
+    if (!command || !(await partitioned(sql, t))) rowTables.push(t);
+  if (command)
+    output = await runJson(SERVER_MAIN, ["retention", "run"], {
+      DATABASE_URL: databaseUrl,
+      OISR_REQUEST_RETENTION: retention,
+      LOG_LEVEL: "warn",
+    });
+  const commandWal = await walSince(sql, lsn);
+  if (rowTables.length > 0) {
+    // Its own connection, closed after: a backend reports its statistics when it exits.
+    const own = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    try {
+      await deleteRows(own, retention, rowTables);
+    } finally {
+      await own.end();
+    }
+  }
+  const ms = performance.now() - started;
+  const walBytes = await walSince(sql, lsn);
+  // Statistics reach pg_stat_user_tables when a backend flushes them (at most once a second).
+  await new Promise((r) => setTimeout(r, 1500));
+  const deadAfter = await deadTuples(sql);
+  return {
+    how: [
+      command ? "oisr-server retention run" : "",
+      rowTables.length > 0 ? `row DELETE on ${rowTables.join(", ")}` : "",
+    ]
+      .filter(Boolean)
+      .join(" + "),
+    commandWalBytes: command ? commandWal : null,
+    ms,
+    walBytes,
+    backgroundWalBytes: (backgroundWalBytes * Math.max(ms, 1000)) / 1000,
+    deadTuples: Math.max(0, deadAfter - deadBefore),
+    output,
+    rowsBefore,
+    rowsAfter: await expiringRows(sql),
+  };
+}
