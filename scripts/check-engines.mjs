@@ -23,7 +23,11 @@ for (const [path, entry] of Object.entries(lock.packages)) {
     bad.push(`${path.replace(/^.*node_modules\//, "")}@${entry.version} wants Node ${range}`);
 }
 if (bad.length) {
-  process.stderr.write(`${bad.length} packages would warn EBADENGINE on Node ${FLOOR}:\n  ${bad.join("\n  ")}\n`);
+  process.stderr.write(
+    `${bad.length} packages would warn EBADENGINE on Node ${FLOOR}:\n  ${bad.join("\n  ")}\n`,
+  );
   process.exit(1);
 }
-process.stdout.write(`engines: all ${Object.keys(lock.packages).length - 1} locked packages accept Node ${FLOOR}\n`);
+process.stdout.write(
+  `engines: all ${Object.keys(lock.packages).length - 1} locked packages accept Node ${FLOOR}\n`,
+);
