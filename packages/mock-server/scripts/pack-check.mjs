@@ -2,7 +2,8 @@
 // The published tarball with each msw it claims to support, as a user installs it: build,
 // `npm pack`, install the .tgz with msw 2.11 (the oldest in the peer range), the newest msw 2 and
 // the newest msw 3 into fresh projects outside the repo, then run a consumer through
-// `setupMockServer` (ESM and CJS): ingest an order, poll its request to `succeeded`, read it back.
+// `setupMockServer` (ESM and CJS): ingest an order, poll its request to `succeeded`, read it back,
+// and see its webhook delivered to a receiver whose long answer the mock cuts to 1,024 bytes.
 // msw 2 runs on Node 20 and 24; msw 3 needs Node 22.12+, so it runs on Node 24 only.
 //
 //   npm run test:pack                      (from packages/mock-server)
@@ -53,14 +54,25 @@ function runtimes() {
   return Object.fromEntries(wanted);
 }
 
-const consumer = (load, loadHttp) => `${load}
+const consumer = (load, loadHttp, loadMsw) => `${load}
 ${loadHttp}
+${loadMsw}
 const { setupMockServer } = mock;
 async function main() {
   const api = setupMockServer();
   api.listen({ onUnhandledRequest: "error" });
   try {
     const auth = { authorization: "Bearer oisr_pack" };
+    // A webhook receiver (an msw handler) that answers with a long body: the mock keeps its first
+    // 1,024 bytes. Under msw 2 the mock once hung here (it awaited the cancel of that body).
+    api.server.use(mswHttp.post("https://hooks.pack.test/oisr", () =>
+      new HttpResponse("#".repeat(5000), { status: 400, headers: { "content-type": "text/plain" } })));
+    const hook = await fetch(api.baseUrl + "/webhook_subscriptions", {
+      method: "POST", headers: { ...auth, "content-type": "application/json" },
+      body: JSON.stringify({ url: "https://hooks.pack.test/oisr", events: ["request.succeeded"] }),
+    });
+    if (hook.status !== 201) throw new Error("subscribe: " + hook.status + " " + (await hook.text()));
+    const { id: hookId } = await hook.json();
     const order = {
       external_id: "PACK-1", source: "shop", currency: "EUR", placed_at: "2025-01-01T00:00:00Z",
       ship_to: { name: "A", line1: "1 Road", city: "Berlin", country: "DE" },
@@ -80,6 +92,11 @@ async function main() {
     if (status !== "succeeded") throw new Error("request ended " + status);
     const read = await fetch(api.baseUrl + "/orders/PACK-1", { headers: auth });
     if (read.status !== 200) throw new Error("read back: " + read.status);
+    await api.controls.flush();
+    const deliveries = await (await fetch(api.baseUrl + "/webhook_subscriptions/" + hookId + "/deliveries", { headers: auth })).json();
+    const first = deliveries.data[deliveries.data.length - 1];
+    if (first?.response_status !== 400 || first.response_body?.length !== 1024)
+      throw new Error("webhook delivery: " + JSON.stringify(first));
     // onUnhandledRequest: "error" holds on this msw: a request no handler answers fails.
     const origError = console.error;
     console.error = () => {};
@@ -121,11 +138,19 @@ try {
     run("npm", ["install", "--no-audit", "--no-fund", "--silent", tarball, `msw@${combo.msw}`], { cwd: dir });
     writeFileSync(
       join(dir, "esm.mjs"),
-      consumer('import * as mock from "@oisr/mock-server/node";', 'import http from "node:http";'),
+      consumer(
+        'import * as mock from "@oisr/mock-server/node";',
+        'import http from "node:http";',
+        'import { http as mswHttp, HttpResponse } from "msw";',
+      ),
     );
     writeFileSync(
       join(dir, "cjs.cjs"),
-      consumer('const mock = require("@oisr/mock-server/node");', 'const http = require("node:http");'),
+      consumer(
+        'const mock = require("@oisr/mock-server/node");',
+        'const http = require("node:http");',
+        'const { http: mswHttp, HttpResponse } = require("msw");',
+      ),
     );
     const installed = JSON.parse(run("npm", ["ls", "msw", "--json"], { cwd: dir })).dependencies.msw.version;
     for (const major of combo.nodes) {

@@ -5,15 +5,21 @@ import { type SetupWorker, type StartOptions, setupWorker } from "msw/browser";
 import { createMock } from "../mock.ts";
 import type { MockOptions } from "../options.ts";
 import type { Mock } from "../public-types.ts";
-import { unhandledStrategy } from "../unhandled-strategy.ts";
+import { type UnhandledStrategy, unhandledStrategy } from "../unhandled-strategy.ts";
 
 export interface MockWorker extends Mock {
   worker: SetupWorker;
   /**
    * Registers the service worker and starts intercepting (msw's `worker.start`);
-   * `onUnhandledRequest` (msw 2's name) is taken as `onUnhandledFrame`.
+   * the unhandled-request strategy is accepted under either name (`onUnhandledRequest`, msw 2's;
+   * `onUnhandledFrame`, msw 3's), typed from the installed msw.
    */
-  start(options?: StartOptions & { onUnhandledRequest?: StartOptions["onUnhandledFrame"] }): Promise<unknown>;
+  start(
+    options?: StartOptions & {
+      onUnhandledRequest?: UnhandledStrategy<StartOptions>;
+      onUnhandledFrame?: UnhandledStrategy<StartOptions>;
+    },
+  ): Promise<unknown>;
   stop(): void;
 }
 

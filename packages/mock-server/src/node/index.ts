@@ -6,14 +6,19 @@ import { type SetupServer, setupServer } from "msw/node";
 import { createMock } from "../mock.ts";
 import type { MockOptions } from "../options.ts";
 import type { Mock } from "../public-types.ts";
-import { unhandledStrategy } from "../unhandled-strategy.ts";
+import { type UnhandledStrategy, unhandledStrategy } from "../unhandled-strategy.ts";
 
 export type { StandaloneOptions, StandaloneServer } from "./standalone.ts";
 export { startMockServer } from "./standalone.ts";
 
-/** msw's listen options; `onUnhandledRequest` (msw 2's name) is taken as msw 3's `onUnhandledFrame`. */
+/**
+ * msw's listen options; the unhandled-request strategy is accepted under either name
+ * (`onUnhandledRequest`, msw 2's; `onUnhandledFrame`, msw 3's) and given to whichever msw runs.
+ * Typed from the installed msw, so these types hold with msw 2 and with msw 3.
+ */
 export type MockListenOptions = Partial<SharedOptions> & {
-  onUnhandledRequest?: SharedOptions["onUnhandledFrame"];
+  onUnhandledRequest?: UnhandledStrategy<SharedOptions>;
+  onUnhandledFrame?: UnhandledStrategy<SharedOptions>;
 };
 
 export interface MockServer extends Mock {

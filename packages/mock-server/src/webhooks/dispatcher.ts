@@ -436,7 +436,10 @@ async function leadingBytes(body: ReadableStream<Uint8Array> | null, limit: numb
   } catch {
     // Cut off: keep what came.
   } finally {
-    await reader.cancel().catch(() => {});
+    // Not awaited: under msw 2 (2.12.14, @mswjs/interceptors 0.41) cancelling a mocked response's
+    // body returns a promise that never settles, and awaiting it hung every later delivery. The
+    // cancel still stops the stream; nothing here needs to know when it is done.
+    reader.cancel().catch(() => {});
   }
   return out.subarray(0, size);
 }
