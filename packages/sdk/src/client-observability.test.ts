@@ -18,6 +18,8 @@ const everything = {
   "POST /ingest/returns/*/dispositions": ack,
   [`GET /requests/${REQUEST_ID}`]: record("succeeded"),
   "GET /requests": page(),
+  "GET /requests/queue": json({ open: 0, pending: 0, processing: 0, oldest_open: null }),
+  [`GET /requests/${REQUEST_ID}/body`]: json({ orders: [order] }),
   "GET /orders/*": json({ id: "ord_1" }),
   "GET /orders": page(),
   "GET /returns/*": json({ id: "ret_1" }),
@@ -57,6 +59,8 @@ const promiseMethods: [string, (c: OisrClient) => ApiPromise<unknown>][] = [
   ["returns.list", (c) => c.returns.list()],
   ["requests.get", (c) => c.requests.get(REQUEST_ID)],
   ["requests.list", (c) => c.requests.list()],
+  ["requests.queue", (c) => c.requests.queue()],
+  ["requests.body", (c) => c.requests.body(REQUEST_ID)],
   ["requests.waitFor", (c) => c.requests.waitFor(REQUEST_ID)],
   ["requests.retry", (c) => c.requests.retry(REQUEST_ID)],
   [
