@@ -84,7 +84,7 @@ async function once() {
   }
 }
 
-const runs = [];
+const runs: Awaited<ReturnType<typeof once>>[] = [];
 for (let i = 0; i < 3; i++) runs.push(await once());
 const least = (pick: (r: (typeof runs)[number]) => number) => Math.min(...runs.map(pick));
 const rows = [

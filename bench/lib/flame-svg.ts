@@ -142,8 +142,16 @@ try {
     el.setAttribute("xmlns", "http://www.w3.org/2000/svg");
     return el.outerHTML;
   }, drawn);
-  // The stylesheet inside the SVG, so it renders alike outside this page.
-  writeFileSync(output, svg.replace(/^<svg([^>]*)>/, `<svg$1><style>${css}</style>`));
+  // The stylesheet inside the SVG, so it renders alike outside this page; a <title> naming the
+  // chart (screen readers, and the file's own label), and a generic fallback after Verdana.
+  const styled = css.replace(/font-family:\s*Verdana/g, "font-family:Verdana,sans-serif");
+  const name = title.replace(/&/g, "&amp;").replace(/</g, "&lt;");
+  writeFileSync(
+    output,
+    svg
+      .replace(/font-family:\s*Verdana/g, "font-family:Verdana,sans-serif")
+      .replace(/^<svg([^>]*)>/, `<svg$1><title>${name}</title><style>${styled}</style>`),
+  );
 } finally {
   await browser.close();
 }
