@@ -4,6 +4,7 @@
 // an error are folded into one line per run, and error-free values are shown on one short line.
 import type { JSX } from "preact";
 import { type PointerError, type PointerNode, pointerTree } from "../pointer-tree.ts";
+import { Errors, Label } from "./error-outline.tsx";
 
 /** Longest one-line rendering of an error-free value before it is cut. */
 const INLINE_CHARS = 120;
@@ -13,24 +14,6 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 function inline(value: Json): string {
   const text = JSON.stringify(value);
   return text.length > INLINE_CHARS ? `${text.slice(0, INLINE_CHARS - 1)}…` : text;
-}
-
-function Errors(props: { errors: readonly PointerError[] }) {
-  if (props.errors.length === 0) return null;
-  return (
-    <ul class="field-errors">
-      {props.errors.map((e) => (
-        <li key={`${e.pointer}:${e.code}:${e.message}`}>
-          <code>{e.code}</code> {e.message} <span class="muted">({e.pointer || "/"})</span>
-        </li>
-      ))}
-    </ul>
-  );
-}
-
-function Label(props: { name: string | number; marked: boolean }) {
-  const text = typeof props.name === "number" ? `[${props.name}]` : JSON.stringify(props.name);
-  return props.marked ? <mark class="offending">{text}</mark> : <span class="json-key">{text}</span>;
 }
 
 /** The errors of `node` and of the pointers below it that name nothing in `value`. */

@@ -3,22 +3,19 @@
 // marked (<mark>) and carries its code and the problem's text.
 import { type PointerError, type PointerNode, pointerTree } from "../pointer-tree.ts";
 
-function Label(props: { node: PointerNode }) {
-  const { key } = props.node;
-  const text = typeof key === "number" ? `[${key}]` : JSON.stringify(key);
-  return props.node.errors.length > 0 ? (
-    <mark class="offending">{text}</mark>
-  ) : (
-    <span class="json-key">{text}</span>
-  );
+/** A member name or an array index, marked when the errors name it. Shared with body-errors.tsx. */
+export function Label(props: { name: string | number | null; marked: boolean }) {
+  const text = typeof props.name === "number" ? `[${props.name}]` : JSON.stringify(props.name);
+  return props.marked ? <mark class="offending">{text}</mark> : <span class="json-key">{text}</span>;
 }
 
-function Errors(props: { errors: PointerError[] }) {
+/** Each error's code, the problem's text and its pointer. Shared with body-errors.tsx. */
+export function Errors(props: { errors: readonly PointerError[] }) {
   if (props.errors.length === 0) return null;
   return (
     <ul class="field-errors">
       {props.errors.map((e) => (
-        <li key={`${e.code}:${e.message}`}>
+        <li key={`${e.pointer}:${e.code}:${e.message}`}>
           <code>{e.code}</code> {e.message} <span class="muted">({e.pointer || "/"})</span>
         </li>
       ))}
@@ -30,7 +27,7 @@ function Branch(props: { node: PointerNode }) {
   const { node } = props;
   return (
     <li>
-      <Label node={node} />
+      <Label name={node.key} marked={node.errors.length > 0} />
       <Errors errors={node.errors} />
       {node.children.length > 0 && (
         <ul>
