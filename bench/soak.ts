@@ -12,6 +12,7 @@
 //   node bench/soak.ts     (BENCH_SOAK_MINUTES=30, BENCH_SOAK_RATE=200, BENCH_SOAK_RETENTION=10m)
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { loadavg } from "node:os";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
 import { writeAccounts } from "./lib/growth-fill.ts";
@@ -55,6 +56,8 @@ interface Minute {
   rssMb: number;
   tablesMb: number;
   partitions: number;
+  /** The machine's one-minute load average at the minute's end: the soak shares its cores. */
+  load: number;
 }
 
 const db = await freshDatabase();
@@ -160,6 +163,7 @@ try {
       rssMb: rssMb(server.child.pid as number),
       tablesMb: Number(size?.bytes ?? 0) / 1e6,
       partitions: Number(size?.parts ?? 0),
+      load: loadavg()[0] ?? 0,
     };
     minutes.push(row);
     console.log(`[soak] ${JSON.stringify(row)}`);
@@ -178,8 +182,8 @@ const perS = (n: number) => fmt(n / 60, 1);
 printTable(
   `Soak: ${MINUTES} min, one-order ingest at ${RATE}/s from ${ACCOUNTS} accounts, ${POLLERS} feed pollers, webhooks to a local receiver, retention ${RETENTION} (one server process, role all)`,
   minutes.map((m) => ({
-    figure: `minute ${m.minute}: acked/s; applied/s; p99 202 → succeeded ms; deliveries/s; RSS MB; tables MB (partitions)`,
-    value: `${perS(m.acked)}; ${perS(m.applied)}; ${fmt(m.p99Ms)}; ${perS(m.delivered)}; ${fmt(m.rssMb)}; ${fmt(m.tablesMb, 1)} (${m.partitions})`,
+    figure: `minute ${m.minute}: acked/s; applied/s; p99 202 → succeeded ms; deliveries/s; RSS MB; tables MB (partitions); load`,
+    value: `${perS(m.acked)}; ${perS(m.applied)}; ${fmt(m.p99Ms)}; ${perS(m.delivered)}; ${fmt(m.rssMb)}; ${fmt(m.tablesMb, 1)} (${m.partitions}); ${fmt(m.load, 1)}`,
     baseline: m.refused + m.skipped > 0 ? `${m.refused} refused, ${m.skipped} not sent (in-flight cap)` : "",
     ratio: `${(m.applied / Math.max(1, m.acked)).toFixed(2)}`,
   })),
