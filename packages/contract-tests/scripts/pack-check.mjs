@@ -10,54 +10,19 @@
 //
 //   npm run test:pack                          (from packages/contract-tests)
 //   PACK_CHECK_NODES=/path/node20,/path/node24  to choose the runtimes
-import { execFileSync, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildAndPack, packRuntimes, repoDir, run } from "../../../scripts/lib/pack-check.mjs";
 
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
-const repoDir = join(pkgDir, "..", "..");
 const started = performance.now();
 const step = (msg) =>
   process.stdout.write(
     `[conformance pack-check ${((performance.now() - started) / 1000).toFixed(0)}s] ${msg}\n`,
   );
-
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", ...opts });
-  if (r.status !== 0)
-    throw new Error(
-      `${cmd} ${args.join(" ")} exited with ${r.status ?? r.signal}\n${r.stdout ?? ""}${r.stderr ?? ""}`,
-    );
-  return r.stdout;
-}
-
-const versionOf = (path) => {
-  try {
-    return execFileSync(path, ["--version"], { encoding: "utf8" }).trim();
-  } catch {
-    return undefined;
-  }
-};
-
-function runtimes() {
-  const paths = process.env.PACK_CHECK_NODES?.split(",") ?? [
-    join(repoDir, "node_modules", ".bin", "node"),
-    process.execPath,
-    ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "node")),
-    "/usr/bin/node",
-  ];
-  const byMajor = new Map();
-  for (const path of paths) {
-    const major = versionOf(path)?.match(/^v(\d+)\./)?.[1];
-    if (major && !byMajor.has(major)) byMajor.set(major, path);
-  }
-  const wanted = ["20", "24"].map((m) => [m, byMajor.get(m)]);
-  const missing = wanted.filter(([, p]) => !p).map(([m]) => m);
-  if (missing.length) throw new Error(`need Node ${missing.join(" and ")}; set PACK_CHECK_NODES`);
-  return Object.fromEntries(wanted);
-}
 
 /** The repository's standalone mock on a free port; resolves with its origin. */
 async function startMock() {
@@ -87,27 +52,12 @@ const mintToken = async (origin, name) => {
 };
 
 step("build and pack");
-run(
-  "npx",
-  [
-    "turbo",
-    "run",
-    "build",
-    "--filter=@oisr/conformance",
-    "--filter=@oisr/mock-server",
-    "--output-logs=errors-only",
-  ],
-  {
-    cwd: repoDir,
-  },
+const { tarball, packDir } = buildAndPack(
+  pkgDir,
+  ["@oisr/conformance", "@oisr/mock-server"],
+  "oisr-conformance",
 );
-const packDir = mkdtempSync(join(tmpdir(), "oisr-conformance-pack-"));
-run("npm", ["pack", "--pack-destination", packDir], { cwd: pkgDir });
-const tarball = join(
-  packDir,
-  readdirSync(packDir).find((f) => f.endsWith(".tgz")),
-);
-const nodes = runtimes();
+const nodes = Object.fromEntries(Object.entries(packRuntimes()).map(([major, r]) => [major, r.path]));
 const dir = mkdtempSync(join(tmpdir(), "oisr-conformance-consumer-"));
 const mock = await startMock();
 let failed = 0;

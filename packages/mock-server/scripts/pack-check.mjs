@@ -8,51 +8,15 @@
 //
 //   npm run test:pack                      (from packages/mock-server)
 //   PACK_CHECK_NODES=/path/node20,/path/node24  to choose the runtimes
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildAndPack, packRuntimes, run } from "../../../scripts/lib/pack-check.mjs";
 
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
-const repoDir = join(pkgDir, "..", "..");
 const step = (msg) => process.stdout.write(`[mock pack-check] ${msg}\n`);
-
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", ...opts });
-  if (r.status !== 0) {
-    throw new Error(
-      `${cmd} ${args.join(" ")} exited with ${r.status ?? r.signal}\n${r.stdout ?? ""}${r.stderr ?? ""}`,
-    );
-  }
-  return r.stdout;
-}
-
-const versionOf = (path) => {
-  try {
-    return execFileSync(path, ["--version"], { encoding: "utf8" }).trim();
-  } catch {
-    return undefined;
-  }
-};
-
-function runtimes() {
-  const paths = process.env.PACK_CHECK_NODES?.split(",") ?? [
-    join(repoDir, "node_modules", ".bin", "node"),
-    process.execPath,
-    ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "node")),
-    "/usr/bin/node",
-  ];
-  const byMajor = new Map();
-  for (const path of paths) {
-    const major = versionOf(path)?.match(/^v(\d+)\./)?.[1];
-    if (major && !byMajor.has(major)) byMajor.set(major, path);
-  }
-  const wanted = ["20", "24"].map((m) => [m, byMajor.get(m)]);
-  const missing = wanted.filter(([, p]) => !p).map(([m]) => m);
-  if (missing.length) throw new Error(`need Node ${missing.join(" and ")}; set PACK_CHECK_NODES`);
-  return Object.fromEntries(wanted);
-}
 
 const consumer = (load, loadHttp, loadMsw) => `${load}
 ${loadHttp}
@@ -115,16 +79,8 @@ main().then(() => console.log("ok"), (e) => { console.error(e); process.exit(1);
 `;
 
 step("build and pack");
-run("npx", ["turbo", "run", "build", "--filter=@oisr/mock-server", "--output-logs=errors-only"], {
-  cwd: repoDir,
-});
-const packDir = mkdtempSync(join(tmpdir(), "oisr-mock-pack-"));
-run("npm", ["pack", "--pack-destination", packDir], { cwd: pkgDir });
-const tarball = join(
-  packDir,
-  readdirSync(packDir).find((f) => f.endsWith(".tgz")),
-);
-const nodes = runtimes();
+const { tarball, packDir } = buildAndPack(pkgDir, ["@oisr/mock-server"], "oisr-mock");
+const nodes = Object.fromEntries(Object.entries(packRuntimes()).map(([major, r]) => [major, r.path]));
 const combos = [
   { msw: "2.11.0", nodes: ["20", "24"] },
   { msw: "^2", nodes: ["20", "24"] },

@@ -8,62 +8,16 @@
 //   npm run test:pack                      (from packages/sdk)
 //   PACK_CHECK_NODES=/path/node20,/path/node24  to choose the runtimes
 //   PACK_CHECK_KEEP=1                      to keep the temp project for inspection
-import { execFileSync, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { delimiter, join } from "node:path";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildAndPack, packRuntimes, repoDir, run } from "../../../scripts/lib/pack-check.mjs";
 
 const pkgDir = fileURLToPath(new URL("..", import.meta.url));
-const repoDir = join(pkgDir, "..", "..");
 const started = performance.now();
 const step = (msg) =>
   process.stdout.write(`[pack-check ${((performance.now() - started) / 1000).toFixed(1)}s] ${msg}\n`);
-
-function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { encoding: "utf8", ...opts });
-  if (r.status !== 0) {
-    const out = `${r.stdout ?? ""}${r.stderr ?? ""}`.trim();
-    throw new Error(
-      `${cmd} ${args.join(" ")} exited with ${r.status ?? r.signal}${r.error ? ` (${r.error.message})` : ""}\n${out}`,
-    );
-  }
-  return r.stdout;
-}
-
-function nodeVersion(path) {
-  try {
-    return execFileSync(path, ["--version"], { encoding: "utf8" }).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-/** One Node 20 and one Node 24 binary: PACK_CHECK_NODES, else every `node` on PATH plus the repo's pinned one. */
-function findRuntimes() {
-  if (process.env.PACK_CHECK_NODES) {
-    return process.env.PACK_CHECK_NODES.split(",").map((path) => ({ path, version: nodeVersion(path) }));
-  }
-  const candidates = [
-    join(repoDir, "node_modules", ".bin", "node"),
-    process.execPath,
-    ...(process.env.PATH ?? "").split(delimiter).map((d) => join(d, "node")),
-    "/usr/bin/node",
-    "/usr/local/bin/node",
-  ];
-  const byMajor = new Map();
-  for (const path of candidates) {
-    const version = nodeVersion(path);
-    const major = version?.match(/^v(\d+)\./)?.[1];
-    if (major && !byMajor.has(major)) byMajor.set(major, { path, version });
-  }
-  const wanted = ["20", "24"].map((m) => byMajor.get(m));
-  if (wanted.some((r) => !r)) {
-    const found = [...byMajor.values()].map((r) => `${r.version} (${r.path})`).join(", ");
-    throw new Error(`need Node 20 and Node 24; found ${found || "none"}. Set PACK_CHECK_NODES.`);
-  }
-  return wanted;
-}
 
 // ── The consumer ─────────────────────────────────────────────────────────────────────────────
 // One body, two module systems: `.mts` compiles to ESM (`import`), `.cts` to CJS (`require`).
@@ -185,20 +139,15 @@ const strict = {
 
 // ── Main ─────────────────────────────────────────────────────────────────────────────────────
 const work = mkdtempSync(join(tmpdir(), "oisr-sdk-pack-"));
+const rmOnExit = [work];
 let failed = false;
 try {
-  const runtimes = findRuntimes();
+  const runtimes = Object.values(packRuntimes());
   step(`runtimes: ${runtimes.map((r) => `${r.version} (${r.path})`).join(", ")}`);
 
-  run("npm", ["run", "--silent", "build"], { cwd: pkgDir });
-  step("built");
-
-  const packDir = join(work, "pack");
-  mkdirSync(packDir);
-  run("npm", ["pack", "--silent", "--pack-destination", packDir], { cwd: pkgDir });
-  const tarball = readdirSync(packDir).find((f) => f.endsWith(".tgz"));
-  if (!tarball) throw new Error("npm pack made no tarball");
-  step(`packed ${tarball}`);
+  const { tarball, packDir } = buildAndPack(pkgDir, ["@oisr/sdk"], "oisr-sdk");
+  rmOnExit.push(packDir);
+  step(`built and packed ${tarball}`);
 
   const app = join(work, "app");
   mkdirSync(app);
@@ -213,7 +162,7 @@ try {
       "--no-fund",
       "--ignore-scripts",
       "--no-package-lock",
-      join(packDir, tarball),
+      tarball,
     ],
     {
       cwd: app,
@@ -266,6 +215,6 @@ try {
   process.stderr.write(`[pack-check] FAILED: ${err instanceof Error ? err.message : err}\n`);
 } finally {
   if (process.env.PACK_CHECK_KEEP) process.stdout.write(`[pack-check] kept ${work}\n`);
-  else rmSync(work, { recursive: true, force: true });
+  else for (const dir of rmOnExit) rmSync(dir, { recursive: true, force: true });
 }
 process.exit(failed ? 1 : 0);
