@@ -2,7 +2,6 @@
 // (POST /requests/{request_id}/retry) or in bulk (POST /requests/retry). A retry is a new request
 // with the original's kind, path and body, answered like an ingest call, linked both ways; the
 // original keeps its status.
-import postgres from "postgres";
 import { describe, expect, it } from "vitest";
 import { clientWith, expectForbidden, makeKey, rateLimit } from "../src/api-keys.ts";
 import type { ApiResponse, Json } from "../src/client.ts";
@@ -10,6 +9,7 @@ import { order, returnOf, shipment, uid } from "../src/fixtures.ts";
 import { type Client, expectProblem, failedWith, succeeded, useSystem } from "../src/harness.ts";
 import type { System } from "../src/targets.ts";
 import { targets } from "../src/targets.ts";
+import { whileTableLocked } from "./table-lock.ts";
 
 const LONG_AGO = "2020-01-01T00:00:00Z";
 const UNKNOWN = "0195c0ba-79b7-7a23-a88a-a13755ffd8cf";
@@ -53,40 +53,18 @@ async function record(c: Client, id: string): Promise<Json> {
 
 /**
  * Makes a dead request where the target lets a test provoke one: on PostgreSQL by holding a lock
- * every attempt times out on (as database-failures.test.ts does), on the standalone mock through
+ * every attempt times out on (table-lock.ts), on the standalone mock through
  * its control API. Undefined elsewhere.
  */
 async function deadOrder(system: System, c: Client): Promise<{ id: string; body: Json } | undefined> {
   const body = { orders: [order()] };
   if (system.databaseUrl) {
-    const sql = postgres(system.databaseUrl, { max: 1, onnotice: () => {} });
-    try {
-      let release = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let locked = () => {};
-      const isLocked = new Promise<void>((resolve) => {
-        locked = resolve;
-      });
-      const holder = sql.begin(async (tx) => {
-        await tx`lock table orders in access exclusive mode`;
-        locked();
-        await released;
-      });
-      await isLocked;
-      try {
-        const ack = await c.ingest("/ingest/orders", body);
-        const dead = await c.wait(ack.body.request_id, { timeoutMs: 20_000, intervalMs: 5 });
-        expect(dead.status).toBe("dead");
-        return { id: ack.body.request_id, body };
-      } finally {
-        release();
-        await holder;
-      }
-    } finally {
-      await sql.end();
-    }
+    return whileTableLocked(system.databaseUrl, "orders", async () => {
+      const ack = await c.ingest("/ingest/orders", body);
+      const dead = await c.wait(ack.body.request_id, { timeoutMs: 20_000, intervalMs: 5 });
+      expect(dead.status).toBe("dead");
+      return { id: ack.body.request_id, body };
+    });
   }
   const control = await fetch(`${system.origin}/__mock/fail-next`, {
     method: "POST",
