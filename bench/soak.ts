@@ -62,7 +62,7 @@ interface Minute {
 
 const db = await freshDatabase();
 const sql = postgres(db.url, { max: 2, onnotice: () => {} });
-const first = await createAccount(db.url, "soak-0");
+const first = await createAccount(db.url, "soak-0", { OISR_REQUEST_RETENTION: RETENTION });
 const server = await startOisr(
   db.url,
   {

@@ -84,8 +84,15 @@ export const NO_RATE_LIMITS = JSON.stringify({
 });
 
 /** `oisr-server accounts create` on that database (migrates it first if needed). */
-export async function createAccount(databaseUrl: string, name = "bench") {
+/**
+ * A new account through the CLI. `env` is the server's settings where they matter to the CLI too:
+ * its start makes partitions sized by OISR_REQUEST_RETENTION, and a partition it makes stays (a
+ * covered range is skipped), so a CLI run with the default 30 days makes day-long partitions that a
+ * server with minutes of retention then never rolls (decision 020).
+ */
+export async function createAccount(databaseUrl: string, name = "bench", env: Record<string, string> = {}) {
   const created = await runJson(SERVER_MAIN, ["accounts", "create", "--name", name], {
+    ...env,
     DATABASE_URL: databaseUrl,
   });
   return { token: created.token as string, accountId: created.account_id as string };

@@ -159,10 +159,14 @@ BEGIN
 END
 $$;--> statement-breakpoint
 -- A partition for each day that holds rows (not every day between the oldest and now: a database
--- never purged could span years), and for the days around now.
+-- never purged could span years), and, in a database that holds rows, for the days around now: the
+-- previous release's servers may still be writing during a rolling upgrade. A new database gets
+-- none here: the server's start makes them at the interval its retention asks for, which a day
+-- made here would override until it passed (a covered range is skipped).
 SELECT oisr_ensure_table_partitions('requests', d, d + interval '1 day', interval '1 day')
   FROM (SELECT DISTINCT date_trunc('day', oisr_uuid7_time(id), 'UTC') AS d FROM requests_unpartitioned) days;--> statement-breakpoint
-SELECT oisr_ensure_table_partitions('requests', now() - interval '1 day', now() + interval '2 days', interval '1 day');--> statement-breakpoint
+SELECT oisr_ensure_table_partitions('requests', now() - interval '1 day', now() + interval '2 days', interval '1 day')
+ WHERE EXISTS (SELECT 1 FROM requests_unpartitioned);--> statement-breakpoint
 INSERT INTO "requests" ("account_id", "id", "seq", "kind", "status", "trace_id", "traceparent", "idempotency_key",
   "api_key_id", "params", "body", "item_count", "accepted_at", "started_at", "completed_at", "attempts",
   "next_attempt_at", "result", "errors", "error", "retry_of", "retried_by")
