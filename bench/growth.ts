@@ -26,10 +26,11 @@ import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
 import * as fill from "./lib/growth-fill.ts";
+import { type Figures, printResults } from "./lib/growth-report.ts";
 import { isPartitioned, type RetentionRun, runRetention } from "./lib/growth-retention.ts";
 import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr, startOisrWorker } from "./lib/processes.ts";
 import { type Account, sendOneOrderRequests, waitDrained } from "./lib/queue.ts";
-import { fmt, printBlock, printTable, type Row, spread } from "./lib/report.ts";
+import { fmt, spread } from "./lib/report.ts";
 
 const TOTAL = Number(process.env.BENCH_GROWTH_REQUESTS ?? 10_000_000);
 const BASELINE = 10_000;
@@ -51,23 +52,6 @@ const receiver = createServer((req, res) => {
 await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", r));
 const hookUrl = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`;
 const SERVER_ENV = { OISR_RATE_LIMITS: NO_RATE_LIMITS, OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" };
-
-interface Figures {
-  total: number;
-  accounts: number;
-  fillSeconds: number;
-  bytes: Record<string, { bytes: number; rows: number }>;
-  reads: Record<string, ReturnType<typeof spread>>;
-  ackPerSecond: number;
-  ackP99: number;
-  ackDuringRetentionP99: number;
-  drainSeconds: number | null;
-  /** WAL bytes per one-order request, accepted and applied (drain step). */
-  walPerRequest: number;
-  retention: RetentionRun;
-  retentionUnderLoad: RetentionRun;
-  partitioned: boolean;
-}
 
 /** Bytes on disk (table, indexes, TOAST; every partition) and rows of a table. */
 async function tableSize(sql: postgres.Sql, table: string) {
@@ -260,111 +244,13 @@ async function measure(total: number): Promise<Figures> {
 try {
   const small = await measure(BASELINE);
   const large = await measure(TOTAL);
-  printResults(small, large);
+  printResults(small, large, {
+    seconds: SECONDS,
+    drain: DRAIN,
+    liveAccounts: LIVE_ACCOUNTS,
+    limit: LIMIT,
+    perAccount: PER_ACCOUNT,
+  });
 } finally {
   receiver.close();
-}
-
-function printResults(small: Figures, large: Figures) {
-  const n = (f: Figures) => fmt(f.total);
-  const r2 = (x: number) => `${x.toFixed(2)}×`;
-  const rows: Row[] = [];
-  const slower = (figure: string, big: number, base: number, unit: string, digits = 2) =>
-    rows.push({
-      figure,
-      value: `${fmt(big, digits)} ${unit}`,
-      baseline: `${fmt(base, digits)} ${unit}`,
-      ratio: r2(big / base),
-      goal: "≤ 1.20×",
-    });
-  rows.push({
-    figure: `accept: POST /ingest/orders acknowledged per second (${SECONDS} s, 50 connections); ratio = ${n(small)} / ${n(large)}`,
-    value: fmt(large.ackPerSecond),
-    baseline: fmt(small.ackPerSecond),
-    ratio: r2(small.ackPerSecond / large.ackPerSecond),
-    goal: "≤ 1.20×",
-  });
-  slower(`accept p99, ms`, large.ackP99, small.ackP99, "ms", 0);
-  rows.push({
-    figure: `drain of ${fmt(DRAIN)} one-order requests from ${LIVE_ACCOUNTS} accounts, one worker process, s`,
-    value: large.drainSeconds === null ? "not drained in 600 s" : fmt(large.drainSeconds, 1),
-    baseline: small.drainSeconds === null ? "not drained" : fmt(small.drainSeconds, 1),
-    ratio: large.drainSeconds && small.drainSeconds ? r2(large.drainSeconds / small.drainSeconds) : "—",
-    goal: "≤ 1.20×",
-  });
-  for (const key of Object.keys(large.reads)) {
-    const a = large.reads[key] as ReturnType<typeof spread>;
-    const b = small.reads[key] as ReturnType<typeof spread>;
-    slower(`${key}${key.includes("page") ? ` (limit ${LIMIT})` : ""}, p50 ms`, a.p50, b.p50, "ms");
-    slower(`${key}, p99 ms`, a.p99, b.p99, "ms");
-  }
-  for (const [label, pick] of [
-    ["retention pass (30 days)", (f: Figures) => f.retention],
-    ["retention pass under ingest load (29 days)", (f: Figures) => f.retentionUnderLoad],
-  ] as const) {
-    const a = pick(large);
-    const b = pick(small);
-    rows.push({
-      figure: `${label}: ${a.how}, duration ms (rows ${fmt(a.rowsBefore)} → ${fmt(a.rowsAfter)})`,
-      value: fmt(a.ms),
-      baseline: `${fmt(b.ms)} (rows ${fmt(b.rowsBefore)} → ${fmt(b.rowsAfter)})`,
-      ratio: r2(a.ms / b.ms),
-      goal: "≤ 1.20×",
-    });
-    if (a === large.retention)
-      rows.push({
-        figure: `${label}: WAL written, bytes (the cluster's; other databases in an idle interval as long: ${fmt(a.backgroundWalBytes)})`,
-        value: fmt(a.walBytes),
-        baseline: `${fmt(b.walBytes)} (idle: ${fmt(b.backgroundWalBytes)})`,
-        goal: "≤ 1,048,576",
-      });
-    if (a === large.retention && a.commandWalBytes !== null)
-      rows.push({
-        figure: `${label}: of which oisr-server retention run (partition drops), WAL bytes`,
-        value: fmt(a.commandWalBytes),
-        baseline: fmt(b.commandWalBytes ?? 0),
-        goal: "≤ 1,048,576",
-      });
-    rows.push({
-      figure: `${label}: dead tuples left in requests, events, webhook_deliveries, idempotency_keys`,
-      value: fmt(a.deadTuples),
-      baseline: fmt(b.deadTuples),
-      goal: "0",
-    });
-  }
-  rows.push({
-    figure: `ingest p99 while a retention pass runs, against without (${fmt(large.total)} requests), ms`,
-    value: fmt(large.ackDuringRetentionP99),
-    baseline: fmt(large.ackP99),
-    ratio: r2(large.ackDuringRetentionP99 / large.ackP99),
-    goal: "≤ 1.20×",
-  });
-  printTable(
-    `Growth: ${n(large)} requests of history (${fmt(large.accounts)} accounts × ${fmt(PER_ACCOUNT)}) against ${n(small)} (${fmt(small.accounts)}), 31 days, ${large.partitioned ? "time-partitioned schema" : "unpartitioned schema (row DELETE retention)"}`,
-    rows,
-  );
-  const sizes: Row[] = Object.entries(large.bytes).map(([t, b]) => ({
-    figure: `${t}: bytes per row (table + indexes + TOAST), ${fmt(b.rows)} rows`,
-    value: fmt(b.bytes / Math.max(1, b.rows)),
-    baseline: `${fmt((small.bytes[t]?.bytes ?? 0) / Math.max(1, small.bytes[t]?.rows ?? 1))} (${fmt(small.bytes[t]?.rows ?? 0)} rows)`,
-    summary: t === "requests",
-  }));
-  sizes.push({
-    figure:
-      "WAL per one-order request accepted and applied (the drain's 10,000; cluster-wide, so an upper bound), bytes",
-    value: fmt(large.walPerRequest),
-    baseline: fmt(small.walPerRequest),
-  });
-  sizes.push({
-    figure: "fill time, s (set-based SQL, then VACUUM ANALYZE)",
-    value: fmt(large.fillSeconds, 1),
-    baseline: fmt(small.fillSeconds, 1),
-  });
-  printTable("Growth: size on disk of the filled history", sizes);
-  for (const f of [small, large])
-    if (f.retention.output)
-      printBlock(
-        `oisr-server retention run, ${n(f)} requests (30 days)`,
-        JSON.stringify(f.retention.output, null, 2),
-      );
 }

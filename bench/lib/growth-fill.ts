@@ -162,6 +162,12 @@ export async function createAccounts(
             select id, 0 from growth_accounts on conflict (account_id) do nothing`;
 }
 
+/** Per-account ranges `[lo, hi)` covering `from`..`to`, about `chunk` rows of all accounts each. */
+function* chunks(s: Shape, from: number, to: number, chunk: number): Generator<[number, number]> {
+  const perChunk = Math.max(1, Math.floor(chunk / s.accounts));
+  for (let lo = from; lo < to; lo += perChunk) yield [lo, Math.min(to, lo + perChunk)];
+}
+
 /**
  * Requests `from`..`to` (exclusive) of every account, with their events and deliveries, in chunks
  * of about `chunk` requests, in acceptance order. `input` is the order as the caller sends it.
@@ -174,9 +180,7 @@ export async function fillRequests(
   to: number,
   chunk = 100_000,
 ): Promise<void> {
-  const perChunk = Math.max(1, Math.floor(chunk / s.accounts));
-  for (let lo = from; lo < to; lo += perChunk) {
-    const hi = Math.min(to, lo + perChunk);
+  for (const [lo, hi] of chunks(s, from, to, chunk)) {
     // Each step is a MATERIALIZED CTE so the helpers get plain columns as arguments: PostgreSQL
     // inlines a SQL function only then, and a call it does not inline costs ~100 µs.
     const plan = await sql`${sql.unsafe(process.env.GROWTH_PLAN ? "explain (analyze, buffers)" : "")}
@@ -254,9 +258,7 @@ export async function fillOrders(
   to: number,
   chunk = 100_000,
 ): Promise<void> {
-  const perChunk = Math.max(1, Math.floor(chunk / s.accounts));
-  for (let lo = from; lo < to; lo += perChunk) {
-    const hi = Math.min(to, lo + perChunk);
+  for (const [lo, hi] of chunks(s, from, to, chunk)) {
     await sql`
       with tpl as materialized (
         select ${sql.json(stored as never)}::jsonb as body, ${sql.json(stored as never)}::jsonb -> 'metadata' as meta),
