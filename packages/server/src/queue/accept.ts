@@ -39,7 +39,11 @@ export interface NewRequest {
   params: Record<string, string> | null;
   /** The body as received, serialised once: hashed for idempotency and stored as is. */
   bodyJson: string;
-  bodyHash: string;
+  /**
+   * SHA-256 hex of `bodyJson`, which only an idempotency key compares: null for a call without one
+   * (the hash of a one-order body was 3 % of the API process's CPU).
+   */
+  bodyHash: string | null;
   itemCount: number;
   idempotencyKey: string | null;
   /** The API key of the call (res.locals.apiKey); null where no key called (tests) or `access` is set. */
@@ -90,6 +94,12 @@ export async function publish(
     span.fail(err);
     throw err;
   }
+}
+
+/** The body hash of a call with an idempotency key, which must come with one. */
+function keyedHash(r: NewRequest): string {
+  if (r.bodyHash === null) throw new Error("a call with an idempotency key came without its body hash");
+  return r.bodyHash;
 }
 
 /** The row the statement returns per inserted request, besides the access rows. */
@@ -177,7 +187,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
   });
 
   const liveHash = new Map<number, string>();
-  for (const [, i] of leaders) liveHash.set(i, (items[i] as NewRequest).bodyHash);
+  for (const [, i] of leaders) liveHash.set(i, keyedHash(items[i] as NewRequest));
   if (taken.length > 0) {
     const wanted = JSON.stringify(
       taken.map((i) => {
@@ -211,7 +221,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
       liveHash.set(i, found.body_hash);
       // Live: the claim above stores a new record over an expired one.
       const decided: AcceptOutcome =
-        idempotencyDecision({ bodyHash: found.body_hash }, r.bodyHash) === "replay"
+        idempotencyDecision({ bodyHash: found.body_hash }, keyedHash(r)) === "replay"
           ? { kind: "replayed", ack: found.response }
           : { kind: "key_reused" };
       outcomes[i] = access ? { ...decided, access } : decided;
@@ -230,7 +240,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
     const live = { bodyHash: liveHash.get(leader) as string };
     outcomes[i] =
       (led.kind === "accepted" || led.kind === "replayed") &&
-      idempotencyDecision(live, (items[i] as NewRequest).bodyHash) === "replay"
+      idempotencyDecision(live, keyedHash(items[i] as NewRequest)) === "replay"
         ? { kind: "replayed", ack: led.ack, ...base }
         : { kind: "key_reused", ...base };
   }

@@ -39,10 +39,14 @@ export function ingestRoutes(
       // A large body is serialised and hashed on the CPU lane, its own turns of the event loop.
       const large = res.locals.largeBody === true;
       const bodyJson = large ? await onLane(() => JSON.stringify(req.body)) : JSON.stringify(req.body);
-      // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
-      const bodyHash = large
-        ? await onLane(() => hash("sha256", bodyJson, "hex"))
-        : hash("sha256", bodyJson, "hex");
+      const idempotencyKey = req.header("idempotency-key") ?? null;
+      // @oisr/contract's bodyFingerprint, computed synchronously (see there why); only a key compares it.
+      const bodyHash =
+        idempotencyKey === null
+          ? null
+          : large
+            ? await onLane(() => hash("sha256", bodyJson, "hex"))
+            : hash("sha256", bodyJson, "hex");
       const returnId = req.params.return_id;
       const params = returnId === undefined ? null : { return_id: returnId };
       if (
@@ -61,7 +65,7 @@ export function ingestRoutes(
         bodyJson,
         bodyHash,
         itemCount: itemCount(kind, req.body),
-        idempotencyKey: req.header("idempotency-key") ?? null,
+        idempotencyKey,
         apiKeyId: deferred ? null : res.locals.apiKey.id,
         traceId: res.locals.traceId,
         ...(deferred ? { access: deferred } : {}),
