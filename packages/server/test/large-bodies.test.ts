@@ -28,22 +28,39 @@ function snapshots(lastSku = "SKU-LAST"): { snapshots: unknown[] } {
   };
 }
 
-async function post(text: string) {
+async function post(text: string, headers: Record<string, string> = {}) {
   expect(text.length).toBeGreaterThan(1 << 20);
   const res = await fetch(`${server.url}/ingest/inventory`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json", ...headers },
     body: text,
   });
   return {
     status: res.status,
-    problem: (await res.json()) as { code?: string; detail?: string; errors?: { pointer: string }[] },
+    replayed: res.headers.get("idempotent-replayed"),
+    problem: (await res.json()) as {
+      code?: string;
+      detail?: string;
+      request_id?: string;
+      errors?: { pointer: string }[];
+    },
   };
 }
 
 describe("large bodies checked in slices", () => {
   it("a valid body is accepted", async () => {
     expect((await post(JSON.stringify(snapshots()))).status).toBe(202);
+  });
+
+  it("a valid body with an idempotency key, sent again with other spacing, is replayed", async () => {
+    const body = snapshots("SKU-KEYED");
+    const first = await post(JSON.stringify(body), { "idempotency-key": "large-1" });
+    expect(first.status).toBe(202);
+    // Serialised in steps, the stored hash is that of JSON.stringify: other spacing is the same body.
+    const again = await post(JSON.stringify(body, null, 1), { "idempotency-key": "large-1" });
+    expect(again.status).toBe(202);
+    expect(again.replayed).toBe("true");
+    expect(again.problem.request_id).toBe(first.problem.request_id);
   });
 
   it("nesting too deep at the end of the body is refused before parsing", async () => {

@@ -11,6 +11,7 @@ import { type IngestBodies, itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import type { AccessGate } from "../http/access.ts";
 import { onLane } from "../http/cpu-lane.ts";
+import { stringifyOnLane } from "../http/json-in-steps.ts";
 import { operation } from "../http/typed.ts";
 import type { RequestKind, RequestStore } from "../queue/index.ts";
 import type { ResourceStore } from "../store/resources.ts";
@@ -38,7 +39,7 @@ export function ingestRoutes(
       const deferred = access.deferred(res);
       // A large body is serialised and hashed on the CPU lane, its own turns of the event loop.
       const large = res.locals.largeBody === true;
-      const bodyJson = large ? await onLane(() => JSON.stringify(req.body)) : JSON.stringify(req.body);
+      const bodyJson = large ? await stringifyOnLane(req.body) : JSON.stringify(req.body);
       const idempotencyKey = req.header("idempotency-key") ?? null;
       // @oisr/contract's bodyFingerprint, computed synchronously (see there why); only a key compares it.
       const bodyHash =
