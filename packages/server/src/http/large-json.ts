@@ -9,6 +9,7 @@ import { bodyTooDeep, depthScanStart, invalidJsonAt, MAX_BODY_DEPTH, scanDepth }
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { onLane } from "./cpu-lane.ts";
 import { escapesMayHoldUnstorable } from "./unstorable-bytes.ts";
+import { decodeUtf8OnLane } from "./utf8-in-steps.ts";
 
 /** Bytes a step of the depth and unstorable-text scans reads: 20 steps each for a 4.8 MiB body. */
 const SCAN_SLICE_BYTES = 256 * 1024;
@@ -49,7 +50,7 @@ async function parseOnLane(req: Request, res: Response): Promise<void> {
     mayHoldUnstorable = await onLane(() => escapesMayHoldUnstorable(buf, start, end));
   }
   res.locals.bodyMayHoldUnstorable = mayHoldUnstorable;
-  const text = await onLane(() => buf.toString("utf8"));
+  const text = await decodeUtf8OnLane(buf);
   const parsed = await onLane(() => {
     try {
       return { value: JSON.parse(text) as unknown };
