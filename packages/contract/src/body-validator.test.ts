@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { BodyValidator, MAX_COUNTED_ERRORS, MAX_REPORTED_ERRORS } from "./body-validator.ts";
-import { nestsDeeperThan } from "./json-depth.ts";
+import { depthScanStart, nestsDeeperThan, scanDepth } from "./json-depth.ts";
 
 // A small document in the spec's shape: a batch of items, each with an array of lines.
 const document = {
@@ -101,6 +101,25 @@ describe("nestsDeeperThan", () => {
     ['{"a":"\\"[[[["}', 2, false],
   ])("%s deeper than %i: %s", (text, max, expected) => {
     expect(nestsDeeperThan(bytes(text), max)).toBe(expected);
+  });
+
+  it.each([
+    ['{"a":[[1]]}', 3],
+    ['{"a":[[[1]]]}', 3],
+    ['{"a":"\\"[[[["}', 2],
+    ['{"a":"\\\\"}[[[[', 2],
+    ['[[["\\"]"]]]', 2],
+  ])("%s read in slices of any size (max %i): the answer of one pass", (text, max) => {
+    const all = bytes(text);
+    for (let size = 1; size <= all.length; size++) {
+      const scan = depthScanStart();
+      let deeper = false;
+      for (let end = size; !deeper; end += size) {
+        deeper = scanDepth(all, max, scan, Math.min(end, all.length));
+        if (end >= all.length) break;
+      }
+      expect(deeper, `slices of ${size}`).toBe(nestsDeeperThan(all, max));
+    }
   });
 });
 

@@ -103,7 +103,7 @@ export {
   idempotencyKeyReused,
 } from "./idempotency.ts";
 export type { IdPrefix } from "./ids.ts";
-export { MAX_BODY_DEPTH, nestsDeeperThan } from "./json-depth.ts";
+export { type DepthScan, depthScanStart, MAX_BODY_DEPTH, nestsDeeperThan, scanDepth } from "./json-depth.ts";
 export { describeJsonError, jsonErrorOffset } from "./json-error.ts";
 export type {
   OperationBody,

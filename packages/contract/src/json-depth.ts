@@ -9,14 +9,25 @@ const CLOSE_BRACE = 0x7d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** Where a depth scan stands between two slices of the same text (`DepthScan`). */
+export interface DepthScan {
+  depth: number;
+  inString: boolean;
+  /** The index to read next: past the slice's end when an escape's second byte lies beyond it. */
+  next: number;
+}
+
+export const depthScanStart = (): DepthScan => ({ depth: 0, inString: false, next: 0 });
+
 /**
- * Whether JSON text nests arrays and objects deeper than `max`. One pass over the bytes, outside
- * strings; malformed text is left to the parser. The API's deepest body nests 5 levels.
+ * Reads `bytes` from `scan.next` up to `end` (exclusive), updating `scan`; true as soon as the text
+ * nests deeper than `max`. Slices read in order give the answer of one pass over the whole text, so
+ * a large body can be checked a slice per turn of the event loop.
  */
-export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
-  let depth = 0;
-  let inString = false;
-  for (let i = 0; i < bytes.length; i++) {
+export function scanDepth(bytes: Uint8Array, max: number, scan: DepthScan, end: number): boolean {
+  let { depth, inString } = scan;
+  let i = scan.next;
+  for (; i < end; i++) {
     const b = bytes[i];
     if (inString) {
       if (b === BACKSLASH) i++;
@@ -26,7 +37,18 @@ export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
       if (++depth > max) return true;
     } else if (b === CLOSE_BRACKET || b === CLOSE_BRACE) depth--;
   }
+  scan.depth = depth;
+  scan.inString = inString;
+  scan.next = i;
   return false;
+}
+
+/**
+ * Whether JSON text nests arrays and objects deeper than `max`. One pass over the bytes, outside
+ * strings; malformed text is left to the parser. The API's deepest body nests 5 levels.
+ */
+export function nestsDeeperThan(bytes: Uint8Array, max: number): boolean {
+  return scanDepth(bytes, max, depthScanStart(), bytes.length);
 }
 
 /** The API's deepest body nests 5 levels; 32 leaves room for metadata-like extensions. */

@@ -80,6 +80,22 @@ describe("ingest access decided by the storing statement", () => {
     expect(await stored(account_id)).toBe(2);
   });
 
+  it("concurrent calls of two accounts over their limit: each stores exactly its limit, the rest are 429", async () => {
+    const a = await server.services.accounts.createAccount("burst-a");
+    const b = await server.services.accounts.createAccount("burst-b");
+    // Sent together, so most share a statement: each account is its own group there.
+    const answers = await Promise.all(
+      [a, b].flatMap(({ token }) => Array.from({ length: 7 }, () => post(token, "/ingest/orders", valid()))),
+    );
+    const statuses = answers.map((r) => r.status);
+    for (const part of [statuses.slice(0, 7), statuses.slice(7)]) {
+      expect(part.filter((s) => s === 202)).toHaveLength(4);
+      expect(part.filter((s) => s === 429)).toHaveLength(3);
+    }
+    expect(await stored(a.account_id)).toBe(4);
+    expect(await stored(b.account_id)).toBe(4);
+  });
+
   it("a body above the deferral size is decided up front, and counted and stored alike", async () => {
     const { account_id, token } = await server.services.accounts.createAccount("large");
     const orders = Array.from({ length: 80 }, () => order());

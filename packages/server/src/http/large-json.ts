@@ -5,15 +5,14 @@
 // express.json makes of the same body: the parsed value, res.locals.bodyMayHoldUnstorable, and
 // the same problems (invalid_json naming where the text broke, 413 past the limit). Bodies in another
 // charset than UTF-8 are left to express.json.
-import {
-  bodyTooDeep,
-  invalidJsonAt,
-  jsonTextMayHoldUnstorable,
-  MAX_BODY_DEPTH,
-  nestsDeeperThan,
-} from "@oisr/contract";
+import { bodyTooDeep, depthScanStart, invalidJsonAt, MAX_BODY_DEPTH, scanDepth } from "@oisr/contract";
 import express, { type Request, type RequestHandler, type Response } from "express";
 import { onLane } from "./cpu-lane.ts";
+import { escapesMayHoldUnstorable } from "./unstorable-bytes.ts";
+import { decodeUtf8OnLane } from "./utf8-in-steps.ts";
+
+/** Bytes a step of the depth and unstorable-text scans reads: 20 steps each for a 4.8 MiB body. */
+const SCAN_SLICE_BYTES = 256 * 1024;
 
 const JSON_TYPES = ["application/json", "application/*+json"];
 
@@ -36,12 +35,22 @@ async function parseOnLane(req: Request, res: Response): Promise<void> {
     req.body = {};
     return;
   }
-  await onLane(() => {
-    if (nestsDeeperThan(buf, MAX_BODY_DEPTH)) throw bodyTooDeep();
-  });
-  // Escapes are ASCII, so the bytes read as latin1 suffice (as verifyBody).
-  res.locals.bodyMayHoldUnstorable = await onLane(() => jsonTextMayHoldUnstorable(buf.toString("latin1")));
-  const text = await onLane(() => buf.toString("utf8"));
+  // The depth check and the unstorable-text scan read the bytes a slice per step: in one step each
+  // held the loop up to 250 and 136 ms on a 4.8 MiB body with the machine loaded (profile of
+  // bench/hostile-input.ts), the longest steps after JSON.parse.
+  const scan = depthScanStart();
+  for (let end = SCAN_SLICE_BYTES; ; end += SCAN_SLICE_BYTES) {
+    const last = Math.min(end, buf.length);
+    if (await onLane(() => scanDepth(buf, MAX_BODY_DEPTH, scan, last))) throw bodyTooDeep();
+    if (last === buf.length) break;
+  }
+  let mayHoldUnstorable = false;
+  for (let start = 0; start < buf.length && !mayHoldUnstorable; start += SCAN_SLICE_BYTES) {
+    const end = Math.min(start + SCAN_SLICE_BYTES, buf.length);
+    mayHoldUnstorable = await onLane(() => escapesMayHoldUnstorable(buf, start, end));
+  }
+  res.locals.bodyMayHoldUnstorable = mayHoldUnstorable;
+  const text = await decodeUtf8OnLane(buf);
   const parsed = await onLane(() => {
     try {
       return { value: JSON.parse(text) as unknown };

@@ -11,6 +11,7 @@ import { type IngestBodies, itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
 import type { AccessGate } from "../http/access.ts";
 import { onLane } from "../http/cpu-lane.ts";
+import { stringifyOnLane } from "../http/json-in-steps.ts";
 import { operation } from "../http/typed.ts";
 import type { RequestKind, RequestStore } from "../queue/index.ts";
 import type { ResourceStore } from "../store/resources.ts";
@@ -38,11 +39,15 @@ export function ingestRoutes(
       const deferred = access.deferred(res);
       // A large body is serialised and hashed on the CPU lane, its own turns of the event loop.
       const large = res.locals.largeBody === true;
-      const bodyJson = large ? await onLane(() => JSON.stringify(req.body)) : JSON.stringify(req.body);
-      // @oisr/contract's bodyFingerprint, computed synchronously (see there why).
-      const bodyHash = large
-        ? await onLane(() => hash("sha256", bodyJson, "hex"))
-        : hash("sha256", bodyJson, "hex");
+      const bodyJson = large ? await stringifyOnLane(req.body) : JSON.stringify(req.body);
+      const idempotencyKey = req.header("idempotency-key") ?? null;
+      // @oisr/contract's bodyFingerprint, computed synchronously (see there why); only a key compares it.
+      const bodyHash =
+        idempotencyKey === null
+          ? null
+          : large
+            ? await onLane(() => hash("sha256", bodyJson, "hex"))
+            : hash("sha256", bodyJson, "hex");
       const returnId = req.params.return_id;
       const params = returnId === undefined ? null : { return_id: returnId };
       if (
@@ -61,7 +66,7 @@ export function ingestRoutes(
         bodyJson,
         bodyHash,
         itemCount: itemCount(kind, req.body),
-        idempotencyKey: req.header("idempotency-key") ?? null,
+        idempotencyKey,
         apiKeyId: deferred ? null : res.locals.apiKey.id,
         traceId: res.locals.traceId,
         ...(deferred ? { access: deferred } : {}),
