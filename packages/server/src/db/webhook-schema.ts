@@ -9,7 +9,6 @@ import {
   primaryKey,
   text,
   timestamp,
-  uniqueIndex,
 } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
@@ -86,9 +85,12 @@ export const webhookDeliveries = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.id] }),
-    // One row per (subscription, event, sending, attempt): fanning out or scheduling twice cannot send twice.
-    uniqueIndex("webhook_deliveries_attempt_idx").on(
+    // Partitioned by RANGE (created_at), the time of the id's ULID (decision 020): keys hold it.
+    primaryKey({ columns: [t.accountId, t.id, t.createdAt] }),
+    // One row per (subscription, event, sending, attempt) within a partition. Not unique across them
+    // (a unique index must hold created_at): what keeps a sending single is its writer's lock (the
+    // event claim of fan-out, the attempt's lease, the subscription lock of retry and recover).
+    index("webhook_deliveries_attempt_idx").on(
       t.accountId,
       t.subscriptionId,
       t.eventId,
@@ -97,12 +99,11 @@ export const webhookDeliveries = pgTable(
     ),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
-    // An event's attempts: what retention (outbox/prune.ts) checks before deleting an event.
+    // An event's attempts.
     index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     // The webhook-lag gauge's oldest pending event (readWebhookLag): one index probe, not a walk over every pending attempt.
     index("webhook_deliveries_pending_event_idx").on(t.eventId, t.accountId).where(sql`status = 'pending'`),
-    index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );
 
