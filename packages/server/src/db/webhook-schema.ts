@@ -1,15 +1,7 @@
 // Webhook tables (decision 004). Like every table, keys lead with account_id. Event payloads stay
 // in the `events` outbox (schema.ts); a delivery points at its event instead of copying it.
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-} from "drizzle-orm/pg-core";
+import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
 
@@ -90,13 +82,7 @@ export const webhookDeliveries = pgTable(
     // One row per (subscription, event, sending, attempt) within a partition. Not unique across them
     // (a unique index must hold created_at): what keeps a sending single is its writer's lock (the
     // event claim of fan-out, the attempt's lease, the subscription lock of retry and recover).
-    index("webhook_deliveries_attempt_idx").on(
-      t.accountId,
-      t.subscriptionId,
-      t.eventId,
-      t.round,
-      t.attempt,
-    ),
+    index("webhook_deliveries_attempt_idx").on(t.accountId, t.subscriptionId, t.eventId, t.round, t.attempt),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
     // An event's attempts.

@@ -84,7 +84,9 @@ async function subscription(accountId: string) {
     events: ["return.created"],
   });
   // Made long ago, like the history below.
-  await database.rows(sql`update webhook_subscriptions set created_at = now() - interval '60 days' where id = ${sub.id}`);
+  await database.rows(
+    sql`update webhook_subscriptions set created_at = now() - interval '60 days' where id = ${sub.id}`,
+  );
   return sub.id;
 }
 
