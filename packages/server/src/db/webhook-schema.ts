@@ -1,7 +1,7 @@
 // Webhook tables (decision 004). Like every table, keys lead with account_id. Event payloads stay
 // in the `events` outbox (schema.ts); a delivery points at its event instead of copying it.
 import { sql } from "drizzle-orm";
-import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
 
@@ -79,6 +79,7 @@ export const webhookDeliveries = pgTable(
   (t) => [
     // Partitioned by RANGE (created_at), the time of the id's ULID (decision 020): keys hold it.
     primaryKey({ columns: [t.accountId, t.id, t.createdAt] }),
+    check("webhook_deliveries_created_at_check", sql`created_at = oisr_ulid_time(id)`),
     // One row per (subscription, event, sending, attempt) within a partition. Not unique across them
     // (a unique index must hold created_at): what keeps a sending single is its writer's lock (the
     // event claim of fan-out, the attempt's lease, the subscription lock of retry and recover).

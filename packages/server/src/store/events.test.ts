@@ -8,7 +8,7 @@ import { createEventStore, type EventStore, type OutboxEvent } from "../outbox/i
 import type { Services } from "../services.ts";
 import { useFreshServices } from "../test-services.ts";
 import { type BatchChanges, writeChanges } from "./changes.ts";
-import { newId } from "./ids.ts";
+import { newId, newIdAt } from "./ids.ts";
 
 const DAY = 86_400_000;
 const RETENTION_DAYS = 30;
@@ -87,8 +87,8 @@ describe("the events feed store", () => {
     const [a, b] = [await account(), await account()];
     await write(a, outbox("return.created"), new Date(Date.now() - RETENTION - 60_000));
     await write(b, outbox("return.created"));
-    const testId = newId("evt");
     const now = new Date().toISOString();
+    const testId = newIdAt("evt", now);
     // As enqueueTest (webhooks/sql/subscriptions.ts) stores one: no feed position.
     await services.database.db.insert(events).values({
       accountId: a,

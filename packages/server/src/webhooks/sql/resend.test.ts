@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newIdAt } from "../../store/ids.ts";
 import { useFreshDatabase } from "../test-support.ts";
 import { createResendStore } from "./resend.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
@@ -26,7 +26,7 @@ async function delivered(ageDays = 0) {
     events: ["return.created"],
   });
   const at = new Date(Date.now() - ageDays * DAY).toISOString();
-  const eventId = newId("evt");
+  const eventId = newIdAt("evt", at);
   await database.db.insert(events).values({
     accountId,
     id: eventId,
@@ -36,7 +36,7 @@ async function delivered(ageDays = 0) {
     dispatchedAt: at,
     payload: { id: eventId, type: "return.created", created_at: at, data: { object: {} } },
   });
-  const deliveryId = newId("whd");
+  const deliveryId = newIdAt("whd", at);
   await database.db.insert(webhookDeliveries).values({
     accountId,
     id: deliveryId,
