@@ -32,7 +32,9 @@ export function newId(prefix: IdPrefix): string {
  * within one millisecond.
  */
 export function newIdAt(prefix: IdPrefix, at: number | string): string {
-  const ms = typeof at === "number" ? at : Date.parse(at);
+  const parsed = typeof at === "number" ? at : Date.parse(at);
+  // A time that does not parse (no writer passes one) takes now rather than losing the row.
+  const ms = Number.isFinite(parsed) && parsed >= 0 ? Math.floor(parsed) : Date.now();
   return `${prefix}_${encodeTime(ms, 10)}${ulid().slice(10)}`;
 }
 

@@ -1,6 +1,6 @@
 // Retrying a delivery on a real database (PGlite, or PostgreSQL when DATABASE_URL is set): rounds,
 // the receiver's pause, and events past the retention period.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
@@ -26,6 +26,11 @@ async function delivered(ageDays = 0) {
     events: ["return.created"],
   });
   const at = new Date(Date.now() - ageDays * DAY).toISOString();
+  // The server makes partitions around now only; an older day gets its own (decision 020).
+  for (const table of ["events", "webhook_deliveries"])
+    await database.rows(
+      sql`select oisr_ensure_table_partitions(${table}, ${at}::timestamptz, ${at}::timestamptz + interval '1 ms', interval '1 day')`,
+    );
   const eventId = newIdAt("evt", at);
   await database.db.insert(events).values({
     accountId,
