@@ -204,7 +204,7 @@ describe("the queue and webhook gauges with no worker running, then the completi
     expect(sample(text, "oisr_webhook_oldest_undelivered_age_seconds")).toBeLessThan(360);
 
     // Delivered: the undispatched event is now the oldest owed.
-    await rows(sql`update webhook_deliveries set status = 'succeeded' where id = 'whd_01A'`);
+    await rows(sql`update webhook_deliveries set status = 'succeeded' where id = ${retry}`);
     await new Promise((r) => setTimeout(r, 150)); // past the one-read-per-scrape memo
     const later = sample(await scrape(server), "oisr_webhook_oldest_undelivered_age_seconds");
     expect(later).toBeGreaterThanOrEqual(40);
