@@ -72,8 +72,13 @@ async function once() {
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   try {
     await sql`create extension if not exists pg_walinspect`;
-    // Partitioned: the partition of 40 days ago, dropped by one pass (30-day retention).
-    await sql`select oisr_ensure_partitions(now() - interval '41 days', now() + interval '1 day')`;
+    // Partitioned: the partitions of the day 40 days ago that the rows fall in (they span
+    // ROWS × 0.5 s), dropped by one pass (30-day retention), as a pass drops one day's partition of
+    // each table in service. Not every day in between: empty partitions would add their catalog WAL.
+    const from = new Date(Date.now() - 40 * DAY_MS).toISOString();
+    const to = new Date(Date.now() - 40 * DAY_MS + ROWS * 500 + 1000).toISOString();
+    for (const table of ["requests", "events", "webhook_deliveries"])
+      await sql`select oisr_ensure_table_partitions(${table}, ${from}::timestamptz, ${to}::timestamptz, interval '1 day')`;
     await sql.unsafe(fill("requests"));
     await sql.unsafe(fillEvents("events", "webhook_deliveries"));
     // The tables of before (one heap each, the same indexes), the same rows, and the old purges' DELETEs.
