@@ -9,6 +9,7 @@ import { parse as parseYaml } from "yaml";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
 import { createMetrics } from "../src/metrics.ts";
 import type { QueueStats } from "../src/queue/index.ts";
+import { newIdAt } from "../src/store/ids.ts";
 import { startWorker } from "../src/worker/worker.ts";
 
 const ENV = {
@@ -177,14 +178,20 @@ describe("the queue and webhook gauges with no worker running, then the completi
            where id = (select id from requests where account_id = ${accountId} order by seq limit 1)`,
     );
     // An event waiting to be fanned out (40 s) and an older one with a retry scheduled (300 s).
+    // Ids carry the rows' created_at, as the server makes them (decision 020).
+    const older = newIdAt("evt", Date.now() - 300_000);
+    const waiting = newIdAt("evt", Date.now() - 40_000);
+    const retry = newIdAt("whd", Date.now());
     await rows(
       sql`insert into events (account_id, id, type, payload, created_at, dispatched_at) values
-            (${accountId}, 'evt_01A', 'return.created', '{}', now() - interval '300 seconds', now()),
-            (${accountId}, 'evt_01B', 'return.created', '{}', now() - interval '40 seconds', null)`,
+            (${accountId}, ${older}, 'return.created', '{}', oisr_ulid_time(${older}), now()),
+            (${accountId}, ${waiting}, 'return.created', '{}', oisr_ulid_time(${waiting}), null)`,
     );
     await rows(
-      sql`insert into webhook_deliveries (account_id, id, subscription_id, event_id, event_type, attempt, status, next_attempt_at)
-          values (${accountId}, 'whd_01A', 'whs_1', 'evt_01A', 'return.created', 3, 'pending', now() + interval '1 hour')`,
+      sql`insert into webhook_deliveries (account_id, id, subscription_id, event_id, event_type, attempt, status,
+                                          next_attempt_at, created_at)
+          values (${accountId}, ${retry}, 'whs_1', ${older}, 'return.created', 3, 'pending', now() + interval '1 hour',
+                  oisr_ulid_time(${retry}))`,
     );
 
     const text = await scrape(server);
@@ -197,7 +204,7 @@ describe("the queue and webhook gauges with no worker running, then the completi
     expect(sample(text, "oisr_webhook_oldest_undelivered_age_seconds")).toBeLessThan(360);
 
     // Delivered: the undispatched event is now the oldest owed.
-    await rows(sql`update webhook_deliveries set status = 'succeeded' where id = 'whd_01A'`);
+    await rows(sql`update webhook_deliveries set status = 'succeeded' where id = ${retry}`);
     await new Promise((r) => setTimeout(r, 150)); // past the one-read-per-scrape memo
     const later = sample(await scrape(server), "oisr_webhook_oldest_undelivered_age_seconds");
     expect(later).toBeGreaterThanOrEqual(40);

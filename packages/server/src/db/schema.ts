@@ -270,9 +270,13 @@ export const events = pgTable(
     traceparent: text("traceparent"),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.id] }),
+    // Partitioned by RANGE (created_at), which is the time of the id's ULID (decision 020): a
+    // key must hold the partition key, and a lookup by id adds `created_at = <time of id>`.
+    primaryKey({ columns: [t.accountId, t.id, t.createdAt] }),
+    check("events_created_at_check", sql`created_at = oisr_ulid_time(id)`),
     index("events_undispatched_idx").on(t.seq).where(sql`dispatched_at is null`),
-    uniqueIndex("events_feed_idx").on(t.accountId, t.feedSeq),
+    // Not unique (it cannot be without created_at): only positions.ts hands out feed_seq, under the account row lock.
+    index("events_feed_idx").on(t.accountId, t.feedSeq),
   ],
 );
 

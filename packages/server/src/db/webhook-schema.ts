@@ -1,16 +1,7 @@
 // Webhook tables (decision 004). Like every table, keys lead with account_id. Event payloads stay
 // in the `events` outbox (schema.ts); a delivery points at its event instead of copying it.
 import { sql } from "drizzle-orm";
-import {
-  bigint,
-  index,
-  integer,
-  pgTable,
-  primaryKey,
-  text,
-  timestamp,
-  uniqueIndex,
-} from "drizzle-orm/pg-core";
+import { bigint, check, index, integer, pgTable, primaryKey, text, timestamp } from "drizzle-orm/pg-core";
 
 const ts = (name: string) => timestamp(name, { withTimezone: true, mode: "string" });
 
@@ -86,23 +77,20 @@ export const webhookDeliveries = pgTable(
     createdAt: ts("created_at").notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.accountId, t.id] }),
-    // One row per (subscription, event, sending, attempt): fanning out or scheduling twice cannot send twice.
-    uniqueIndex("webhook_deliveries_attempt_idx").on(
-      t.accountId,
-      t.subscriptionId,
-      t.eventId,
-      t.round,
-      t.attempt,
-    ),
+    // Partitioned by RANGE (created_at), the time of the id's ULID (decision 020): keys hold it.
+    primaryKey({ columns: [t.accountId, t.id, t.createdAt] }),
+    check("webhook_deliveries_created_at_check", sql`created_at = oisr_ulid_time(id)`),
+    // One row per (subscription, event, sending, attempt) within a partition. Not unique across them
+    // (a unique index must hold created_at): what keeps a sending single is its writer's lock (the
+    // event claim of fan-out, the attempt's lease, the subscription lock of retry and recover).
+    index("webhook_deliveries_attempt_idx").on(t.accountId, t.subscriptionId, t.eventId, t.round, t.attempt),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
-    // An event's attempts: what retention (outbox/prune.ts) checks before deleting an event.
+    // An event's attempts.
     index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     // The webhook-lag gauge's oldest pending event (readWebhookLag): one index probe, not a walk over every pending attempt.
     index("webhook_deliveries_pending_event_idx").on(t.eventId, t.accountId).where(sql`status = 'pending'`),
-    index("webhook_deliveries_created_idx").on(t.createdAt),
   ],
 );
 

@@ -31,7 +31,12 @@ export async function markDispatched(database: Database, tx: Tx, picked: PickedE
          where (account_id, id) in (${sql.join(
            picked.map((e) => sql`(${e.account_id}, ${e.id})`),
            sql`, `,
-         )})`,
+         )})
+           -- The partitions to look in (created_at is the partition key, decision 020).
+           and created_at in (${sql.join(
+             picked.map((e) => sql`oisr_ulid_time(${e.id})`),
+             sql`, `,
+           )})`,
     tx,
   );
 }

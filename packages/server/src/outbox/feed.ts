@@ -14,6 +14,7 @@ import { and, asc, eq, gt, gte, inArray, isNotNull, type SQL, sql } from "drizzl
 import type { Database } from "../db/client.ts";
 import { primaryReads, type ReadSource } from "../db/read-source.ts";
 import { events } from "../db/schema.ts";
+import { idTime } from "../store/ids.ts";
 import type { FeedRow } from "../store/resources.ts";
 
 /**
@@ -70,6 +71,9 @@ export function createEventStore(
 
     /** One listed event by id, or undefined (unknown, another account's, a test event, or too old). */
     async get(accountId: string, id: string, now = new Date()): Promise<Event | undefined> {
+      // The id's time is the event's created_at, the partition key: one partition is read.
+      const createdAt = idTime(id);
+      if (createdAt === undefined) return undefined;
       const [row] = await db
         .select({ body })
         .from(events)
@@ -77,6 +81,7 @@ export function createEventStore(
           and(
             eq(events.accountId, accountId),
             eq(events.id, id),
+            eq(events.createdAt, createdAt),
             isNotNull(events.feedSeq),
             gte(events.createdAt, cutoff(now)),
           ),

@@ -3,8 +3,9 @@
 // the change it reports, so it exists exactly when the change committed; webhooks and GET /events
 // both read it from here, later.
 //
-//   written, dispatched_at null ──fan-out──▶ dispatched (attempts made) ──retention──▶ pruned
-//   written dispatched (a test event, or a request event no subscription lists) ──────▶ pruned
+//   written, dispatched_at null ──fan-out──▶ dispatched (attempts made) ──retention──▶ dropped
+//   written dispatched (a test event, or a request event no subscription lists) ──────▶ dropped
+//   (a partition still holding an event not fanned out is kept until a dispatcher reaches it)
 //
 // Statements, one owner each:
 //   positions.ts      takeFeedPositions, reserveRequestEvents: bump accounts.feed_seq (row lock);
@@ -15,7 +16,9 @@
 //                     insertRequestEvents, insertTestEvent (no feed position, born dispatched)
 //   fan-out-claim.ts  claimUndispatched (FOR UPDATE SKIP LOCKED), markDispatched
 //   feed.ts           GET /events reads (feed, get) and the served body
-//   prune.ts          pruneEvents: finished events past retention, with their remaining attempts
+// Old events are not deleted here: `events` is partitioned by created_at (the time of the event's
+// id) and retention drops whole partitions, with the same range of `webhook_deliveries`
+// (partitions/retention.ts, decision 020).
 //
 // Lock order, for every transaction that writes events (stated here only; comments elsewhere
 // point here):
@@ -34,12 +37,11 @@
 // A transaction that took 4 before 2 could deadlock with one taking them the other way round (a
 // pipelined stage failing while the stage before it commits), so 2 comes first even in
 // settleFailed, which writes events only when a request dies.
-// Fan-out and pruning never take the account row: they lock `events` rows with SKIP LOCKED (never
+// Fan-out never takes the account row: they lock `events` rows with SKIP LOCKED (never
 // waiting on one another), then write `webhook_deliveries` in the same statement or transaction.
 export { claimUndispatched, markDispatched, type PickedEvent } from "./fan-out-claim.ts";
 export { createEventStore, type EventStore, servedEventBody } from "./feed.ts";
 export { type RequestEventSlots, reserveRequestEvents, takeFeedPositions } from "./positions.ts";
-export { DEFAULT_BATCH, type PruneOptions, pruneEvents } from "./prune.ts";
 export {
   type EventRow,
   insertEvents,

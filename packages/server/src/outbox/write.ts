@@ -7,6 +7,10 @@
 //   then and a rolled-back attempt leaves no event. The body is @oisr/contract's `requestEvent`,
 //   the mock's too, from the record GET /requests/{id} answers;
 // - `webhook.test` (webhooks/sql/subscriptions.ts): no feed position, stored already fanned out.
+// `events` is partitioned on created_at (decision 020), which is always the time of the event's id:
+// each writer makes the id at the time it puts in the body (newIdAt), and this insert sets the
+// column from the id (oisr_ulid_time), so GET /events/{id} and every lookup by id find the one
+// partition to read from the id alone.
 // Rows travel as one JSON parameter, so the statement has one fixed text, prepared once; when a row
 // awaits fan-out the same statement wakes the dispatchers at commit (pg_notify), so no writer has
 // to remember to.
@@ -20,7 +24,7 @@ import { sql } from "drizzle-orm";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Tx } from "../db/client.ts";
 import type { events } from "../db/schema.ts";
-import { newId } from "../store/ids.ts";
+import { newIdAt } from "../store/ids.ts";
 import { eventTraceparent } from "../telemetry/traceparent.ts";
 import type { RequestEventSlots } from "./positions.ts";
 
@@ -42,7 +46,6 @@ export interface EventRow {
   type: string;
   /** Position in the account's GET /events feed (positions.ts); null: never listed (`webhook.test`). */
   feedSeq: number | null;
-  createdAt: string;
   /** The webhook body, which GET /events serves too (feed.ts). */
   payload: unknown;
   traceparent: string | null;
@@ -60,7 +63,7 @@ export async function insertEvents(tx: Tx, accountId: string, rows: EventRow[]):
     sql`with inserted as (
           insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent, dispatched_at)
           select ${accountId}, e.body->>'id', (e.body->>'feedSeq')::bigint, e.body->>'type',
-                 (e.body->>'createdAt')::timestamptz, e.body->'payload', e.body->>'traceparent',
+                 oisr_ulid_time(e.body->>'id'), e.body->'payload', e.body->>'traceparent',
                  case when (e.body->>'pending')::boolean then null else now() end
             from jsonb_array_elements(${JSON.stringify(rows)}::jsonb) with ordinality as e(body, n)
            order by e.n
@@ -82,12 +85,11 @@ export async function insertOutboxEvents(
 ): Promise<void> {
   // The payload is the webhook body and the GET /events object alike: one shape, stored once.
   const rows = outbox.map((e, i): EventRow => {
-    const id = newId("evt");
+    const id = newIdAt("evt", now);
     return {
       id,
       type: e.type,
       feedSeq: after + i + 1,
-      createdAt: now,
       payload: webhookEventBody(id, e.type, now, e.apiKeyId, e.object),
       traceparent: e.traceparent ?? null,
       pending: true,
@@ -110,12 +112,12 @@ export async function insertRequestEvents(
   records: { record: FinalRequestRecord; traceparent?: string | null }[],
 ): Promise<void> {
   const rows = records.map(({ record, traceparent }, i): EventRow => {
-    const payload = requestEvent(newId("evt"), record);
+    // At the time the event's body gives (the request's completed_at), to the millisecond.
+    const payload = requestEvent(newIdAt("evt", record.completed_at), record);
     return {
       id: payload.id,
       type: payload.type,
       feedSeq: slots.after + i + 1,
-      createdAt: payload.created_at,
       payload,
       // With tracing off, the request's own trace id, so the delivery carries it (issue 18).
       traceparent: eventTraceparent(traceparent, record.trace_id),
@@ -128,20 +130,17 @@ export async function insertRequestEvents(
 /**
  * Writes a `webhook.test` event: no feed position (GET /events never lists it) and already
  * fanned out, so fan-out skips it; the caller inserts its one attempt in the same transaction.
+ * Its id must carry its time (newIdAt), like every event's.
  */
 export async function insertTestEvent(
   tx: Tx,
-  event: Pick<
-    typeof events.$inferInsert,
-    "accountId" | "id" | "type" | "payload" | "createdAt" | "traceparent"
-  >,
+  event: Pick<typeof events.$inferInsert, "accountId" | "id" | "type" | "payload" | "traceparent">,
 ): Promise<void> {
   await insertEvents(tx, event.accountId, [
     {
       id: event.id,
       type: event.type,
       feedSeq: null,
-      createdAt: event.createdAt ?? new Date().toISOString(),
       payload: event.payload,
       traceparent: event.traceparent ?? null,
       pending: false,

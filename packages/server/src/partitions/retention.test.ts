@@ -65,7 +65,7 @@ it("makes partitions ahead of now, with no gap, for every partitioned table", as
   const pass = await services.retention.run(new Date(now));
   expect(pass.ran).toBe(true);
   expect(pass.tables.requests.created).toBeGreaterThan(0);
-  for (const parent of ["requests", "idempotency_keys"]) {
+  for (const parent of ["requests", "idempotency_keys", "events", "webhook_deliveries"]) {
     const list = await partitions(parent);
     const covering = list.filter((p) => p.to_ms > now);
     expect(covering[0]?.from_ms).toBeLessThanOrEqual(now);

@@ -19,7 +19,7 @@ import {
   REQUEST_DROP_GRACE_MS,
 } from "./plan.ts";
 
-export const PARTITIONED_TABLES = ["requests", "idempotency_keys"] as const;
+export const PARTITIONED_TABLES = ["requests", "idempotency_keys", "events", "webhook_deliveries"] as const;
 export type PartitionedTable = (typeof PARTITIONED_TABLES)[number];
 
 export interface TablePass {
@@ -29,7 +29,7 @@ export interface TablePass {
   dropped: string[];
   /** Rows the dropped partitions held. */
   rows_dropped: number;
-  /** Partitions past retention kept because they still hold a pending or processing request. */
+  /** Partitions past retention kept because they still hold a pending or processing request, or an event not fanned out. */
   kept_open: string[];
   /** Why this table's drops did not happen this time (e.g. the lock timeout); retried next pass. */
   error?: string;
@@ -54,9 +54,10 @@ const DROP_LOCK_TIMEOUT = "2s";
 const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 
 /**
- * Makes the partitions covering [now - behindMs, now + ahead]: `requests` at `intervalMs`,
- * `idempotency_keys` by the day from two days back (a key's 24 h window, with a day of margin).
- * Returns how many each table got.
+ * Makes the partitions covering [now - behindMs, now + ahead]: `requests`, `events` and
+ * `webhook_deliveries` at `intervalMs` (the same bounds for the three, so a pass drops the same
+ * range of each), `idempotency_keys` by the day from two days back (a key's 24 h window, with a day
+ * of margin). Returns how many each table got.
  */
 export async function ensurePartitions(
   database: Database,
@@ -65,14 +66,22 @@ export async function ensurePartitions(
 ): Promise<Record<PartitionedTable, number>> {
   const now = options.now.getTime();
   const { intervalMs } = options;
-  const [row] = await database.rows<{ requests: number; idempotency_keys: number }>(
-    sql`select oisr_ensure_table_partitions('requests', ${at(now - (options.behindMs ?? 0))},
-                 ${at(now + aheadMs(intervalMs))}, ${millis(intervalMs)}) as requests,
+  const timed = (table: string) =>
+    sql`oisr_ensure_table_partitions(${table}, ${at(now - (options.behindMs ?? 0))},
+          ${at(now + aheadMs(intervalMs))}, ${millis(intervalMs)})`;
+  const [row] = await database.rows<Record<PartitionedTable, number>>(
+    sql`select ${timed("requests")} as requests, ${timed("events")} as events,
+               ${timed("webhook_deliveries")} as webhook_deliveries,
                oisr_ensure_table_partitions('idempotency_keys', ${at(now - 2 * IDEMPOTENCY_INTERVAL_MS)},
                  ${at(now + aheadMs(IDEMPOTENCY_INTERVAL_MS))}, ${millis(IDEMPOTENCY_INTERVAL_MS)}) as idempotency_keys`,
     executor,
   );
-  return { requests: Number(row?.requests ?? 0), idempotency_keys: Number(row?.idempotency_keys ?? 0) };
+  return {
+    requests: Number(row?.requests ?? 0),
+    idempotency_keys: Number(row?.idempotency_keys ?? 0),
+    events: Number(row?.events ?? 0),
+    webhook_deliveries: Number(row?.webhook_deliveries ?? 0),
+  };
 }
 
 /**
@@ -96,58 +105,91 @@ async function tryLock(database: Database, tx: Executor): Promise<boolean> {
   return row?.ok === true;
 }
 
-/** The oldest instant a table must still hold: partitions wholly before it are dropped. */
+/**
+ * The oldest instant a table must still hold: partitions wholly before it are dropped. Events and
+ * deliveries cut exactly at the retention: their created_at is their id's time, on which every
+ * read of them cuts (GET /events hides an event past it, a retry refuses it).
+ */
 function keepFrom(table: PartitionedTable, now: Date, retentionDays: number): number {
-  return table === "requests"
-    ? retentionCutoff(now, retentionDays).getTime() - REQUEST_DROP_GRACE_MS
-    : now.getTime() - IDEMPOTENCY_KEEP_MS;
+  switch (table) {
+    case "requests":
+      return retentionCutoff(now, retentionDays).getTime() - REQUEST_DROP_GRACE_MS;
+    case "idempotency_keys":
+      return now.getTime() - IDEMPOTENCY_KEEP_MS;
+    default:
+      return retentionCutoff(now, retentionDays).getTime();
+  }
 }
 
 /**
- * Drops one table's partitions past retention in one transaction: rows are counted (and open
- * requests looked for, through the partial index requests_open_idx) before the first DROP takes
- * the parent's lock, so the lock is held for the drops alone.
+ * Why a partition past retention is kept for now: a pending or processing request (its worker
+ * still needs the row), an event not fanned out yet (its deliveries are still owed; it goes on the
+ * pass after a dispatcher reaches it). Each looks through a partial index, so it costs one probe.
+ */
+const stillOpen: Partial<Record<PartitionedTable, SQL>> = {
+  requests: isOpen,
+  events: sql`dispatched_at is null`,
+};
+
+/**
+ * Drops the partitions past retention of `tables` in one transaction: rows are counted (and open
+ * rows looked for, stillOpen) before the first DROP takes a parent's lock, so the locks are held
+ * for the drops alone. `events` and `webhook_deliveries` go in one call, so the same range of both
+ * is dropped together, deliveries first (a delivery never outlives the range of its event's drop
+ * by a pass).
  */
 async function dropExpired(
   database: Database,
-  table: PartitionedTable,
-  keepFromMs: number,
-  pass: TablePass,
+  tables: readonly PartitionedTable[],
+  keepFromMs: (table: PartitionedTable) => number,
+  passes: Record<PartitionedTable, TablePass>,
 ): Promise<void> {
   await database.db.transaction(async (tx) => {
     if (!(await tryLock(database, tx))) return;
     await database.rows(sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`), tx);
-    const expired = await database.rows<{ name: string }>(
-      sql`select name from oisr_partitions where parent = ${table} and to_at <= ${at(keepFromMs)} order by from_at`,
-      tx,
-    );
-    const doomed: { name: string; rows: number }[] = [];
-    for (const { name } of expired) {
-      const partition = sql.identifier(name);
-      if (table === "requests") {
-        const [open] = await database.rows<{ yes: boolean }>(
-          sql`select exists (select 1 from ${partition} where ${isOpen}) as yes`,
-          tx,
-        );
-        if (open?.yes) {
-          pass.kept_open.push(name);
-          continue;
-        }
-      }
-      const [count] = await database.rows<{ n: string | number }>(
-        sql`select count(*) as n from ${partition}`,
+    const doomed: { table: PartitionedTable; name: string; rows: number }[] = [];
+    for (const table of tables) {
+      const expired = await database.rows<{ name: string }>(
+        sql`select name from oisr_partitions where parent = ${table} and to_at <= ${at(keepFromMs(table))} order by from_at`,
         tx,
       );
-      doomed.push({ name, rows: Number(count?.n ?? 0) });
+      const open = stillOpen[table];
+      for (const { name } of expired) {
+        const partition = sql.identifier(name);
+        if (open) {
+          const [found] = await database.rows<{ yes: boolean }>(
+            sql`select exists (select 1 from ${partition} where ${open}) as yes`,
+            tx,
+          );
+          if (found?.yes) {
+            passes[table].kept_open.push(name);
+            continue;
+          }
+        }
+        const [count] = await database.rows<{ n: string | number }>(
+          sql`select count(*) as n from ${partition}`,
+          tx,
+        );
+        doomed.push({ table, name, rows: Number(count?.n ?? 0) });
+      }
     }
     for (const { name } of doomed) {
       await database.rows(sql`drop table ${sql.identifier(name)}`, tx);
       await database.rows(sql`delete from oisr_partitions where name = ${name}`, tx);
     }
-    pass.dropped.push(...doomed.map((d) => d.name));
-    pass.rows_dropped += doomed.reduce((sum, d) => sum + d.rows, 0);
+    for (const { table, name, rows } of doomed) {
+      passes[table].dropped.push(name);
+      passes[table].rows_dropped += rows;
+    }
   });
 }
+
+/** Tables whose partitions go in one transaction (dropExpired). */
+const DROP_GROUPS: readonly (readonly PartitionedTable[])[] = [
+  ["requests"],
+  ["idempotency_keys"],
+  ["webhook_deliveries", "events"],
+];
 
 /**
  * One retention pass: partitions ahead, then each table's drops. A table whose drops fail (the
@@ -161,7 +203,12 @@ export async function runRetentionPass(
   const now = options.now ?? new Date();
   const pass: RetentionPass = {
     ran: false,
-    tables: { requests: emptyPass(), idempotency_keys: emptyPass() },
+    tables: {
+      requests: emptyPass(),
+      idempotency_keys: emptyPass(),
+      events: emptyPass(),
+      webhook_deliveries: emptyPass(),
+    },
     duration_ms: 0,
   };
   const intervalMs = partitionIntervalMs(options.retentionDays);
@@ -172,13 +219,16 @@ export async function runRetentionPass(
     return true;
   });
   if (pass.ran) {
-    for (const table of PARTITIONED_TABLES) {
-      const tablePass = pass.tables[table];
-      await dropExpired(database, table, keepFrom(table, now, options.retentionDays), tablePass).catch(
-        (err: unknown) => {
-          tablePass.error = err instanceof Error ? err.message : String(err);
-        },
-      );
+    for (const group of DROP_GROUPS) {
+      await dropExpired(
+        database,
+        group,
+        (table) => keepFrom(table, now, options.retentionDays),
+        pass.tables,
+      ).catch((err: unknown) => {
+        const error = err instanceof Error ? err.message : String(err);
+        for (const table of group) pass.tables[table].error = error;
+      });
     }
   }
   pass.duration_ms = Math.round(performance.now() - started);

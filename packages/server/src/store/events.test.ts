@@ -1,14 +1,14 @@
 // The events feed on a real database (PGlite, or PostgreSQL when DATABASE_URL is set): events as
 // writeChanges stores them, read back in feed order, filtered, cut at the retention; and, on
 // PostgreSQL, the commit-order guarantee with two writers in flight at once.
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { events } from "../db/schema.ts";
 import { createEventStore, type EventStore, type OutboxEvent } from "../outbox/index.ts";
 import type { Services } from "../services.ts";
 import { useFreshServices } from "../test-services.ts";
 import { type BatchChanges, writeChanges } from "./changes.ts";
-import { newId } from "./ids.ts";
+import { newId, newIdAt } from "./ids.ts";
 
 const DAY = 86_400_000;
 const RETENTION_DAYS = 30;
@@ -85,10 +85,16 @@ describe("the events feed store", () => {
 
   it("leaves out webhook.test events, other accounts' events and events past the retention", async () => {
     const [a, b] = [await account(), await account()];
-    await write(a, outbox("return.created"), new Date(Date.now() - RETENTION - 60_000));
+    const pastRetention = new Date(Date.now() - RETENTION - 60_000);
+    // The server makes partitions around now only; the old day gets its own (decision 020).
+    await services.database.rows(
+      sql`select oisr_ensure_table_partitions('events', ${pastRetention.toISOString()}::timestamptz,
+                                              ${pastRetention.toISOString()}::timestamptz + interval '1 ms', interval '1 day')`,
+    );
+    await write(a, outbox("return.created"), pastRetention);
     await write(b, outbox("return.created"));
-    const testId = newId("evt");
     const now = new Date().toISOString();
+    const testId = newIdAt("evt", now);
     // As enqueueTest (webhooks/sql/subscriptions.ts) stores one: no feed position.
     await services.database.db.insert(events).values({
       accountId: a,

@@ -1,7 +1,7 @@
 // Server ids: a type prefix and a ULID, so ids sort by creation time (decision 001).
 import { randomBytes, randomUUID } from "node:crypto";
 import type { IdPrefix } from "@oisr/contract";
-import { monotonicFactory } from "ulidx";
+import { decodeTime, encodeTime, monotonicFactory } from "ulidx";
 
 /**
  * ulidx draws one crypto random value per character by default (~30 µs an id, a fifth of the
@@ -22,6 +22,37 @@ const ulid = monotonicFactory(pooledRandom);
 
 export function newId(prefix: IdPrefix): string {
   return `${prefix}_${ulid()}`;
+}
+
+/**
+ * An id whose ULID carries the time `at` (unix ms, or an ISO date-time cut to its millisecond)
+ * rather than now: an event's id carries the created_at its writer chose (the stage's time, the
+ * request's completed_at), because `events` is partitioned on that time and found by it (idTime).
+ * The random part comes from the same pool; ids made this way sort by `at`, and only by chance
+ * within one millisecond.
+ */
+export function newIdAt(prefix: IdPrefix, at: number | string): string {
+  const parsed = typeof at === "number" ? at : Date.parse(at);
+  // A time that does not parse (no writer passes one) takes now rather than losing the row.
+  const ms = Number.isFinite(parsed) && parsed >= 0 ? Math.floor(parsed) : Date.now();
+  return `${prefix}_${encodeTime(ms, 10)}${ulid().slice(10)}`;
+}
+
+/**
+ * The time a server id's ULID carries, as an ISO date-time: the created_at of an event or a
+ * delivery, their partition key (decision 020), so a lookup by id reads one partition. Undefined
+ * for an id that is not `<prefix>_<ULID>` (a caller's typo), which then matches nothing.
+ */
+export function idTime(id: string): string | undefined {
+  const ulidPart = id.slice(id.indexOf("_") + 1);
+  if (!/^[0-7][0-9A-HJKMNP-TV-Z]{25}$/.test(ulidPart)) return undefined;
+  return new Date(decodeTime(ulidPart)).toISOString();
+}
+
+/** A new id and the time it carries, for rows whose created_at is their id's time (deliveries). */
+export function newTimedId(prefix: IdPrefix): { id: string; createdAt: string } {
+  const id = newId(prefix);
+  return { id, createdAt: idTime(id) as string };
 }
 
 export function newToken(): string {

@@ -8,7 +8,7 @@ import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { events } from "../db/schema.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
-import { newId } from "../store/ids.ts";
+import { newId, newIdAt } from "../store/ids.ts";
 import { startDispatcher } from "./dispatcher.ts";
 import type { WebhookSender } from "./http-sender.ts";
 import { type AttemptResult, createDeliveryStore, createSubscriptionStore } from "./sql/index.ts";
@@ -27,7 +27,7 @@ async function emit(accountId: string, count: number): Promise<void> {
   const now = new Date().toISOString();
   await database.db.insert(events).values(
     Array.from({ length: count }, () => {
-      const id = newId("evt");
+      const id = newIdAt("evt", now);
       return {
         accountId,
         id,

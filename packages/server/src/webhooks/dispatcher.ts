@@ -15,7 +15,6 @@ import type { Logger } from "pino";
 import { type Config, webhookTiming } from "../config.ts";
 import { EVENTS_CHANNEL, WEBHOOK_PAUSES_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
-import { pruneEvents } from "../outbox/index.ts";
 import { untracedDeliveryTraceparent } from "../telemetry/traceparent.ts";
 import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
@@ -26,7 +25,6 @@ import {
   PausedSubscriptions,
   type PauseNotice,
   pauseNotice,
-  pruneAttempts,
   pruneRecoveries,
   runRecoveryStep,
 } from "./sql/index.ts";
@@ -193,21 +191,20 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
   let lastPrune = 0;
   let pruning: Promise<void> | undefined;
   /**
-   * Keeps attempts and outbox events to the retention period (retention.ts, outbox/prune.ts),
-   * hourly in every dispatcher. It runs beside the loop, in small batches, so a large backlog
-   * delays no delivery.
+   * Keeps recoveries to the retention period (retention.ts), hourly in every dispatcher, beside
+   * the loop. Attempts and outbox events are time-partitioned and go with their partitions
+   * (partitions/retention.ts, decision 020); recoveries are one row per POST …/recover, too few
+   * to partition.
    */
   function pruneNow(): void {
     if (pruning || Date.now() - lastPrune < PRUNE_EVERY_MS) return;
     lastPrune = Date.now();
-    // Attempts and outbox events follow the request records' retention (30 days by default).
+    // Recoveries follow the request records' retention (30 days by default).
     const retentionDays = config.requestRetentionDays;
     const batch = { batchSize: options.pruneBatchSize, shouldStop: () => !running };
     pruning = (async () => {
-      const attempts = await pruneAttempts(database, retentionDays, batch);
-      await pruneRecoveries(database, retentionDays, batch);
-      const events = await pruneEvents(database, retentionDays, batch);
-      if (attempts + events > 0) logger.info({ attempts, events }, "old webhook history pruned");
+      const recoveries = await pruneRecoveries(database, retentionDays, batch);
+      if (recoveries > 0) logger.info({ recoveries }, "old webhook recoveries pruned");
     })()
       .catch((err) => logger.warn({ err }, "webhook history prune failed"))
       .finally(() => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newIdAt } from "../../store/ids.ts";
 import { sleep, useFreshDatabase } from "../test-support.ts";
 import { createDeliveryStore, type RecordPolicy } from "./attempts.ts";
 import { fanOut } from "./fan-out.ts";
@@ -23,7 +23,7 @@ async function emit(
   type = "return.created",
   createdAt = new Date().toISOString(),
 ): Promise<string> {
-  const id = newId("evt");
+  const id = newIdAt("evt", createdAt);
   await database.db.insert(events).values({
     accountId,
     id,
@@ -93,8 +93,8 @@ describe("fan-out", () => {
 describe("claiming", () => {
   it("sends an event stored before API keys with api_key_id null, and a stored api_key_id as stored", async () => {
     const { accountId, sub } = await queued(1);
-    const keyed = newId("evt");
     const at = new Date().toISOString();
+    const keyed = newIdAt("evt", at);
     const KEY = "key_01JQ3V0B7ZQ5M8E4W2T6Y9R1KD";
     await database.db.insert(events).values({
       accountId,

@@ -14,7 +14,7 @@ import { WEBHOOK_PAUSES_CHANNEL } from "../../db/channels.ts";
 import type { Database, Tx } from "../../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
 import { servedEventBody } from "../../outbox/index.ts";
-import { newId } from "../../store/ids.ts";
+import { newTimedId } from "../../store/ids.ts";
 import { createDeliveryHistory } from "./history.ts";
 import { type PauseNotice, pauseNotice } from "./pauses.ts";
 import { nextAttemptOf } from "./rounds.ts";
@@ -41,6 +41,12 @@ export type { PauseNotice };
 export interface RecordPolicy extends DisablePolicy {
   schedule: readonly number[];
 }
+
+/**
+ * The error of an attempt ended because its event is gone: it waited past the retention period
+ * (a receiver's long pause, a dispatcher down), and retention dropped the event's partition.
+ */
+export const EVENT_GONE_ERROR = "event_expired: the event is past the retention period and was deleted";
 
 export type RecordOutcome = "succeeded" | "retry" | "failed" | "lease_lost";
 
@@ -118,11 +124,11 @@ export function createDeliveryStore(database: Database, workerId: string) {
         ), open as (
           select * from slots where free > 0 order by oldest limit ${limit}
         ), candidates as (
-          select c.account_id, c.id, c.next_attempt_at,
+          select c.account_id, c.id, c.created_at, c.event_id, c.next_attempt_at,
                  row_number() over (partition by c.account_id, c.subscription_id order by c.next_attempt_at) as rn, o.free
             from open o
             cross join lateral (
-              select d.account_id, d.id, d.subscription_id, d.next_attempt_at
+              select d.account_id, d.id, d.created_at, d.event_id, d.subscription_id, d.next_attempt_at
                 from webhook_deliveries d
                where d.account_id = o.account_id and d.subscription_id = o.subscription_id
                  and d.status = 'pending' and d.next_attempt_at <= now()
@@ -133,14 +139,25 @@ export function createDeliveryStore(database: Database, workerId: string) {
                for update of d skip locked
             ) c
         ), picked as (
-          select account_id, id from candidates where rn <= free order by next_attempt_at limit ${limit}
+          select account_id, id, created_at, event_id,
+                 exists (select 1 from events e
+                          where e.account_id = candidates.account_id and e.id = candidates.event_id
+                            and e.created_at = oisr_ulid_time(candidates.event_id)) as has_event
+            from candidates where rn <= free order by next_attempt_at limit ${limit}
+        ), gone as (
+          -- The event's partition was dropped (retention, decision 020) while this attempt waited:
+          -- nothing is left to send, so the attempt ends failed instead of being claimed forever.
+          update webhook_deliveries d
+             set status = 'failed', next_attempt_at = null, attempted_at = now(), error = ${EVENT_GONE_ERROR}
+            from picked p
+           where not p.has_event and d.account_id = p.account_id and d.id = p.id and d.created_at = p.created_at
         )
         update webhook_deliveries d
            set lease_owner = ${workerId}, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
           from picked p, webhook_subscriptions s, events e
-         where d.account_id = p.account_id and d.id = p.id
+         where p.has_event and d.account_id = p.account_id and d.id = p.id and d.created_at = p.created_at
            and s.account_id = d.account_id and s.id = d.subscription_id
-           and e.account_id = d.account_id and e.id = d.event_id
+           and e.account_id = d.account_id and e.id = d.event_id and e.created_at = oisr_ulid_time(d.event_id)
         returning d.account_id, d.id, d.subscription_id, d.event_id, d.event_type, d.attempt, s.url, s.secret,
                   s.previous_secret, s.previous_secret_expires_at > now() as previous_live,
                   ${servedEventBody(sql.raw("e.payload"))} as payload, e.traceparent`);
@@ -184,7 +201,8 @@ export function createDeliveryStore(database: Database, workerId: string) {
           .for("update");
         const owned = await database.rows<{ id: string }>(
           sql`select id from webhook_deliveries
-               where account_id = ${claimed.accountId} and id = ${claimed.id} and status = 'pending' and lease_owner = ${workerId}
+               where account_id = ${claimed.accountId} and id = ${claimed.id} and created_at = oisr_ulid_time(${claimed.id})
+                 and status = 'pending' and lease_owner = ${workerId}
                for update`,
           tx,
         );
@@ -204,6 +222,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
         const thisAttempt = and(
           eq(webhookDeliveries.accountId, claimed.accountId),
           eq(webhookDeliveries.id, claimed.id),
+          sql`${webhookDeliveries.createdAt} = oisr_ulid_time(${claimed.id})`,
         );
 
         if (result.ok) {
@@ -272,12 +291,11 @@ export function createDeliveryStore(database: Database, workerId: string) {
             .insert(webhookDeliveries)
             .values({
               accountId: claimed.accountId,
-              id: newId("whd"),
+              ...newTimedId("whd"),
               subscriptionId: claimed.subscriptionId,
               eventId: claimed.eventId,
               eventType: claimed.eventType,
               ...nextAttemptOf(claimed, next),
-              createdAt: nowIso,
             })
             .onConflictDoNothing();
         }
@@ -295,7 +313,8 @@ export function createDeliveryStore(database: Database, workerId: string) {
         pausedUntilMs === undefined ? sql`now()` : sql`${new Date(pausedUntilMs).toISOString()}::timestamptz`;
       await database.rows(
         sql`update webhook_deliveries set lease_owner = null, lease_until = null, next_attempt_at = greatest(now(), ${due})
-             where account_id = ${claimed.accountId} and id = ${claimed.id} and status = 'pending' and lease_owner = ${workerId}`,
+             where account_id = ${claimed.accountId} and id = ${claimed.id} and created_at = oisr_ulid_time(${claimed.id})
+               and status = 'pending' and lease_owner = ${workerId}`,
       );
     },
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newIdAt } from "../../store/ids.ts";
 import { useFreshDatabase } from "../test-support.ts";
 import { type AttemptResult, createDeliveryStore, type RecordPolicy } from "./attempts.ts";
 import { fanOut } from "./fan-out.ts";
@@ -30,8 +30,8 @@ const ok: AttemptResult = { ok: true, status: 200, durationMs: 2 };
 
 async function emit(accountId: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
-    const id = newId("evt");
     const createdAt = new Date().toISOString();
+    const id = newIdAt("evt", createdAt);
     await database.db.insert(events).values({
       accountId,
       id,

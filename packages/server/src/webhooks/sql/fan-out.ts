@@ -1,12 +1,12 @@
 // Turns outbox events into deliveries: one per enabled subscription of the event's account that
 // subscribed to its type. The events are claimed and marked by outbox/ (fan-out-claim.ts: SKIP LOCKED,
-// so several dispatchers fan out at once); the unique (subscription, event) index makes a repeated
-// fan-out harmless.
+// so several dispatchers fan out at once) in this transaction, so an event is fanned out once.
+// A delivery's created_at is its id's time, its partition key (decision 020).
 import { sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 import { webhookDeliveries } from "../../db/webhook-schema.ts";
 import { claimUndispatched, markDispatched } from "../../outbox/index.ts";
-import { newId } from "../../store/ids.ts";
+import { newTimedId } from "../../store/ids.ts";
 import { type FanOutSpan, startFanOutSpan } from "../../telemetry/webhook-spans.ts";
 import { newRound } from "./rounds.ts";
 
@@ -38,7 +38,6 @@ export async function fanOut(
            )})`,
       tx,
     );
-    const now = new Date().toISOString();
     // A subscription its receiver paused (Retry-After) gets its new deliveries due when the pause ends (newRound).
     const pausedUntil = (s: { paused_ms: string | number | null }) =>
       s.paused_ms === null ? null : new Date(Number(s.paused_ms)).toISOString();
@@ -53,7 +52,7 @@ export async function fanOut(
         )
         .map((s) => ({
           accountId: event.account_id,
-          id: newId("whd"),
+          ...newTimedId("whd"),
           subscriptionId: s.id,
           eventId: event.id,
           eventType: event.type,
@@ -62,7 +61,6 @@ export async function fanOut(
             { accountId: event.account_id, subscriptionId: s.id, eventId: event.id },
             pausedUntil(s),
           ),
-          createdAt: now,
         })),
     );
     for (let i = 0; i < rows.length; i += 1000) {

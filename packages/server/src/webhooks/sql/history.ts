@@ -55,4 +55,5 @@ export const WEBHOOK_LAG = sql`select extract(epoch from now() - least(
     (select e.created_at
        from (select account_id, event_id from webhook_deliveries
               where status = 'pending' order by event_id limit 1) d
-       join events e on e.account_id = d.account_id and e.id = d.event_id))) as oldest`;
+       join events e on e.account_id = d.account_id and e.id = d.event_id
+                    and e.created_at = oisr_ulid_time(d.event_id)))) as oldest`;

@@ -1,8 +1,8 @@
 // The webhook tables' one owner: every statement that writes `webhook_subscriptions`,
 // `webhook_deliveries` or `webhook_recoveries` lives in this folder (issue 25; ownership.test.ts
-// fails on a writer elsewhere, with one exception it names: outbox/prune.ts deletes an event
-// together with its last attempts, in one statement, decision 019). Routes, the dispatcher and
-// /metrics import from here.
+// fails on a writer elsewhere). Routes, the dispatcher and /metrics import from here. Old attempts
+// are not deleted here: the table is partitioned by created_at, the time of the attempt's id, and
+// retention drops whole partitions (partitions/retention.ts, decision 020).
 //
 // A delivery is one row per attempt. Its life:
 //
@@ -15,9 +15,9 @@
 //                                          the pause ends, not sent — pauses.ts)
 //   pending, unleased ──subscription disabled (PATCH, 410, failing streak)──▶ deleted
 //   pending, unleased ──subscription paused (429/503 Retry-After)──▶ due when the pause ends
-//   succeeded | failed ──retention (retention.ts)──▶ deleted
+//   pending, its event dropped by retention ──claim──▶ failed (EVENT_GONE_ERROR, attempts.ts)
+//   any ──its partition past retention (partitions/retention.ts)──▶ dropped
 //   any, with its subscription ──DELETE──▶ deleted
-//   any, with its event ──outbox/prune.ts──▶ deleted
 //
 // A round is one sending of an event to a subscription (rounds.ts): fan-out and test take round 0,
 // a manual retry or a recovery the next one. newRound() alone decides a round's trigger, number,
@@ -32,7 +32,7 @@
 //   resend.ts         POST …/deliveries/{id}/retry
 //   recoveries.ts     POST …/recover and the dispatcher's recovery steps
 //   history.ts        GET …/deliveries and the webhook-lag gauge (reads only)
-//   retention.ts      finished attempts and recoveries past the retention period
+//   retention.ts      recoveries past the retention period
 //
 // Lock order, for every transaction that writes attempts after reading a subscription's state:
 //   1. the subscription row (lockSubscription, or record()'s SELECT … FOR UPDATE): PATCH, DELETE,
@@ -52,7 +52,7 @@ export { fanOut } from "./fan-out.ts";
 export { createDeliveryHistory, type DeliveryHistory, readWebhookLag, type WebhookLag } from "./history.ts";
 export { PausedSubscriptions, type PauseNotice, pauseNotice } from "./pauses.ts";
 export { runRecoveryStep } from "./recoveries.ts";
-export { pruneAttempts, pruneRecoveries } from "./retention.ts";
+export { pruneRecoveries } from "./retention.ts";
 export { newRound } from "./rounds.ts";
 export {
   createSubscriptionStore,

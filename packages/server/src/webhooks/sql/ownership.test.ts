@@ -23,11 +23,11 @@ const writesOf = ({ table, object }: { table: string; object: string }) => [
 const WRITES = TABLES.flatMap(writesOf);
 
 /**
- * The one writer outside webhooks/sql/, and why (decision 019): retention deletes an expired event
- * and the attempts still pointing at it in one statement, so no attempt is ever left without its
- * event; the statement belongs to the outbox, which owns the event.
+ * Writers outside webhooks/sql/, and why: none since retention drops partitions (decision 020)
+ * instead of outbox/prune.ts deleting an event with its attempts. Kept as a list so a future
+ * exception is named here, with its reason.
  */
-const EXCEPTIONS = new Map([["outbox/prune.ts", "delete from webhook_deliveries"]]);
+const EXCEPTIONS = new Map<string, string>();
 
 function sources(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
@@ -50,17 +50,12 @@ function writersOutside(files = sources(src)): string[] {
 }
 
 describe("the webhook tables", () => {
-  it("are written only from webhooks/sql/, and from the one exception it names", () => {
+  it("are written only from webhooks/sql/ (and from the exceptions listed, none today)", () => {
     const allowed = new Set([...EXCEPTIONS].map(([file, statement]) => `${file}: ${statement}`));
     expect(
       writersOutside().filter((w) => !allowed.has(w)),
       "move these statements into src/webhooks/sql/",
     ).toEqual([]);
-  });
-
-  it("the exception is still there (else drop it from the list)", () => {
-    const found = new Set(writersOutside());
-    for (const [file, statement] of EXCEPTIONS) expect(found, file).toContain(`${file}: ${statement}`);
   });
 
   it("the scan sees every form of a write, of every table", () => {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries } from "../../db/webhook-schema.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newTimedId } from "../../store/ids.ts";
 import { useFreshDatabase } from "../test-support.ts";
 import { createRecoveryStore, runRecoveryStep } from "./recoveries.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
@@ -103,7 +103,7 @@ describe("webhook recoveries", () => {
     // The first event was delivered before (round 0): the recovery's sending of it is round 1.
     await database.db.insert(webhookDeliveries).values({
       accountId,
-      id: newId("whd"),
+      ...newTimedId("whd"),
       subscriptionId: sub.id,
       eventId: ids[0] as string,
       eventType: "return.created",

@@ -5,7 +5,6 @@
 // the job where its last commit put it: another one resumes it and queues no event twice.
 import { RECOVERY_BATCH_SIZE, type RecoveryWindow } from "@oisr/contract";
 import { and, asc, eq, sql } from "drizzle-orm";
-import { encodeTime } from "ulidx";
 import { EVENTS_CHANNEL } from "../../db/channels.ts";
 import type { Database } from "../../db/client.ts";
 import { webhookRecoveries } from "../../db/webhook-schema.ts";
@@ -38,14 +37,14 @@ export function createRecoveryStore(database: Database) {
         if (!subscription) return { outcome: "no_subscription" };
         if (subscription.status !== "enabled") return { outcome: "disabled" };
         // Where the walk along the account's feed starts: just before the first event made since an
-        // hour before `since`. Event ids are ULIDs made within moments of the event's created_at, so
-        // the primary key finds them by time; the hour is a margin, and without this the first step
+        // hour before `since`. `events` is partitioned on created_at, so the partitions before that
+        // are not read; the hour is a margin, and without this the first step
         // would walk up to the retention period's events that precede the window. With no event that
         // recent, the feed's end: every later event commits at a higher position.
-        const idBound = `evt_${encodeTime(Math.max(0, window.since.getTime() - START_MARGIN_MS), 10)}`;
+        const bound = new Date(Math.max(0, window.since.getTime() - START_MARGIN_MS)).toISOString();
         const [start] = await database.rows<{ seq: string | number }>(
           sql`select coalesce(
-                (select min(feed_seq) - 1 from events where account_id = ${accountId} and id >= ${idBound}),
+                (select min(feed_seq) - 1 from events where account_id = ${accountId} and created_at >= ${bound}),
                 (select max(feed_seq) from events where account_id = ${accountId}),
                 0) as seq`,
           tx,
@@ -141,13 +140,14 @@ export async function runRecoveryStep(database: Database, batchSize = RECOVERY_B
              limit ${batchSize}
           ), queued as (
             insert into webhook_deliveries
-                   (account_id, id, subscription_id, event_id, event_type, trigger, round, attempt, next_attempt_at)
+                   (account_id, id, subscription_id, event_id, event_type, trigger, round, attempt, next_attempt_at, created_at)
             select ${accountId}, ids.id, ${subscriptionId}, b.id, b.type, ${round.trigger},
-                   ${round.round}, ${sql.raw(String(round.attempt))}, ${round.nextAttemptAt}
+                   ${round.round}, ${sql.raw(String(round.attempt))}, ${round.nextAttemptAt}, oisr_ulid_time(ids.id)
               from batch b
               join unnest(string_to_array(${ids}, ',')) with ordinality as ids(id, n) on ids.n = b.n
-            -- Only an event not fanned out yet can meet its round 0 here: that one sending serves both.
-            on conflict do nothing
+            -- An event not fanned out yet gets round 0 here and again from its fan-out: with deliveries
+            -- partitioned (decision 020) no unique index spans both, so it may be sent twice, with the
+            -- same webhook-id, as at-least-once delivery allows.
             returning 1
           )
           select (select count(*) from batch)::int as matched,

@@ -1,11 +1,11 @@
 // Retrying a delivery on a real database (PGlite, or PostgreSQL when DATABASE_URL is set): rounds,
 // the receiver's pause, and events past the retention period.
-import { and, asc, eq } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newIdAt } from "../../store/ids.ts";
 import { useFreshDatabase } from "../test-support.ts";
 import { createResendStore } from "./resend.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
@@ -26,7 +26,12 @@ async function delivered(ageDays = 0) {
     events: ["return.created"],
   });
   const at = new Date(Date.now() - ageDays * DAY).toISOString();
-  const eventId = newId("evt");
+  // The server makes partitions around now only; an older day gets its own (decision 020).
+  for (const table of ["events", "webhook_deliveries"])
+    await database.rows(
+      sql`select oisr_ensure_table_partitions(${table}, ${at}::timestamptz, ${at}::timestamptz + interval '1 ms', interval '1 day')`,
+    );
+  const eventId = newIdAt("evt", at);
   await database.db.insert(events).values({
     accountId,
     id: eventId,
@@ -36,7 +41,7 @@ async function delivered(ageDays = 0) {
     dispatchedAt: at,
     payload: { id: eventId, type: "return.created", created_at: at, data: { object: {} } },
   });
-  const deliveryId = newId("whd");
+  const deliveryId = newIdAt("whd", at);
   await database.db.insert(webhookDeliveries).values({
     accountId,
     id: deliveryId,

@@ -2,12 +2,12 @@
 // A sending is a round of attempts (webhook_deliveries.round) with the whole retry schedule; the
 // event keeps its id, so the receiver gets the same `webhook-id` again and can deduplicate.
 import { retryRefused } from "@oisr/contract";
-import { and, eq, gte } from "drizzle-orm";
+import { and, eq, gte, sql } from "drizzle-orm";
 import { EVENTS_CHANNEL } from "../../db/channels.ts";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries } from "../../db/webhook-schema.ts";
-import { newId } from "../../store/ids.ts";
+import { newTimedId } from "../../store/ids.ts";
 import { lockSubscription, newRound } from "./rounds.ts";
 
 type DeliveryRow = typeof webhookDeliveries.$inferSelect;
@@ -44,7 +44,14 @@ export function createResendStore(database: Database) {
         const [named] = await tx
           .select({ eventId: webhookDeliveries.eventId, eventType: webhookDeliveries.eventType })
           .from(webhookDeliveries)
-          .where(and(ofSubscription, eq(webhookDeliveries.id, deliveryId)));
+          .where(
+            and(
+              ofSubscription,
+              eq(webhookDeliveries.id, deliveryId),
+              // The one partition the id's time names (decision 020).
+              sql`${webhookDeliveries.createdAt} = oisr_ulid_time(${deliveryId})`,
+            ),
+          );
         if (!named) return { outcome: "no_delivery" };
         if (retryRefused(subscription.status, named.eventType)) return { outcome: "disabled" };
         const [event] = await tx
@@ -54,6 +61,7 @@ export function createResendStore(database: Database) {
             and(
               eq(events.accountId, accountId),
               eq(events.id, named.eventId),
+              sql`${events.createdAt} = oisr_ulid_time(${named.eventId})`,
               gte(events.createdAt, eventsSince),
             ),
           );
@@ -62,7 +70,7 @@ export function createResendStore(database: Database) {
           .insert(webhookDeliveries)
           .values({
             accountId,
-            id: newId("whd"),
+            ...newTimedId("whd"),
             subscriptionId,
             eventId: named.eventId,
             eventType: named.eventType,

@@ -1,18 +1,18 @@
-// Retention of the webhook history on a real database (PGlite, or PostgreSQL when DATABASE_URL is set).
-import { TEST_EVENT_TYPE } from "@oisr/contract";
-import { eq, inArray, sql } from "drizzle-orm";
-import pino from "pino";
+// Retention of the webhook history on a real database (PGlite, or PostgreSQL when DATABASE_URL is
+// set): events and attempts leave with their time partitions (decision 020), a pending attempt
+// whose event is gone ends failed, the deliveries log still reads it, recoveries are pruned by row.
+import { sql } from "drizzle-orm";
 import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
-import { configWith } from "../../config.ts";
 import type { Database } from "../../db/client.ts";
 import { events } from "../../db/schema.ts";
 import { webhookDeliveries, webhookRecoveries } from "../../db/webhook-schema.ts";
-import { pruneEvents } from "../../outbox/index.ts";
+import { runRetentionPass } from "../../partitions/retention.ts";
 import { newId } from "../../store/ids.ts";
-import { startDispatcher } from "../dispatcher.ts";
-import { useFreshDatabase, waitFor } from "../test-support.ts";
-import { pruneAttempts, pruneRecoveries } from "./retention.ts";
+import { useFreshDatabase } from "../test-support.ts";
+import { createDeliveryStore, EVENT_GONE_ERROR } from "./attempts.ts";
+import { createDeliveryHistory } from "./history.ts";
+import { pruneRecoveries } from "./retention.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
 
 let database: Database;
@@ -24,160 +24,170 @@ const DAY = 86_400_000;
 const RETENTION_DAYS = 30;
 const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
 
-/** An event as the worker writes it `age` days ago (its id made then too), fanned out unless told otherwise. */
-async function event(accountId: string, age: number, options: { dispatched?: boolean; type?: string } = {}) {
+/** The partitions of both tables for the day `age` days ago (the server makes only those around now). */
+async function partitionsAt(age: number) {
+  const from = daysAgo(age).toISOString();
+  const to = daysAgo(age - 1).toISOString();
+  for (const table of ["events", "webhook_deliveries"])
+    await database.rows(
+      sql`select oisr_ensure_table_partitions(${table}, ${from}::timestamptz, ${to}::timestamptz, interval '1 day')`,
+    );
+}
+
+/** An event as the worker writes it `age` days ago: its id carries that time, which is its created_at. */
+async function event(accountId: string, age: number) {
   const at = daysAgo(age);
   const id = `evt_${ulid(at.getTime())}`;
-  const type = options.type ?? "return.created";
+  const type = "return.created";
   await database.db.insert(events).values({
     accountId,
     id,
     type,
-    createdAt: at.toISOString(),
-    dispatchedAt: options.dispatched === false ? null : at.toISOString(),
+    createdAt: new Date(at.getTime()).toISOString(),
+    dispatchedAt: at.toISOString(),
+    feedSeq: Math.floor(at.getTime() / 1000),
     payload: { id, type, created_at: at.toISOString(), data: { object: {} } },
   });
   return id;
 }
 
+/** An attempt made `age` days ago (its id and created_at of that time). */
 async function attempt(
   accountId: string,
   subscriptionId: string,
   eventId: string,
   age: number,
   status: "pending" | "succeeded" | "failed",
-  options: { attempt?: number; type?: string } = {},
+  n = 1,
 ) {
-  const at = daysAgo(age).toISOString();
-  const id = newId("whd");
+  const at = daysAgo(age);
+  const id = `whd_${ulid(at.getTime())}`;
   await database.db.insert(webhookDeliveries).values({
     accountId,
     id,
     subscriptionId,
     eventId,
-    eventType: options.type ?? "return.created",
-    attempt: options.attempt ?? 1,
+    eventType: "return.created",
+    attempt: n,
     status,
-    nextAttemptAt: status === "pending" ? at : null,
-    attemptedAt: status === "pending" ? null : at,
-    createdAt: at,
+    // Due now when pending: a receiver's long pause, or dispatchers that were down, let it wait.
+    nextAttemptAt: status === "pending" ? new Date().toISOString() : null,
+    attemptedAt: status === "pending" ? null : at.toISOString(),
+    createdAt: at.toISOString(),
   });
   return id;
 }
 
-async function subscription(accountId: string, status: "enabled" | "disabled" = "enabled") {
-  const subs = createSubscriptionStore(database);
-  const sub = await subs.create(accountId, {
+async function subscription(accountId: string) {
+  const sub = await createSubscriptionStore(database).create(accountId, {
     url: "https://hooks.example.com/x",
     events: ["return.created"],
   });
-  if (status === "disabled") await subs.update(accountId, sub.id, { status: "disabled" });
+  // Made long ago, like the history below.
+  await database.rows(
+    sql`update webhook_subscriptions set created_at = now() - interval '60 days' where id = ${sub.id}`,
+  );
   return sub.id;
 }
 
-async function eventIds(accountId: string): Promise<string[]> {
-  const rows = await database.db
-    .select({ id: events.id })
-    .from(events)
-    .where(eq(events.accountId, accountId));
-  return rows.map((r) => r.id).sort();
-}
-
-async function attemptIds(accountId: string): Promise<string[]> {
-  const rows = await database.db
-    .select({ id: webhookDeliveries.id })
-    .from(webhookDeliveries)
-    .where(eq(webhookDeliveries.accountId, accountId));
-  return rows.map((r) => r.id).sort();
-}
+const ids = async (table: "events" | "webhook_deliveries", accountId: string) =>
+  (
+    await database.rows<{ id: string }>(
+      sql`select id from ${sql.identifier(table)} where account_id = ${accountId} order by id`,
+    )
+  ).map((r) => r.id);
 
 describe("webhook history retention", () => {
-  it("deletes old events nobody needs, keeps recent and undispatched ones", async () => {
-    const acc = newId("acc");
-    const noSubscriber = await event(acc, 31);
-    const recent = await event(acc, 29);
-    const neverFannedOut = await event(acc, 40, { dispatched: false });
-
-    await pruneEvents(database, RETENTION_DAYS);
-
-    expect(await eventIds(acc)).toEqual([recent, neverFannedOut].sort());
-    expect(await eventIds(acc)).not.toContain(noSubscriber);
-  });
-
-  it("deletes an old event with its old finished attempts, and keeps one whose attempts may still be sent", async () => {
+  it("drops the same range of events and attempts together, deleting no row one by one", async () => {
     const acc = newId("acc");
     const sub = await subscription(acc);
-    const delivered = await event(acc, 35);
-    await attempt(acc, sub, delivered, 35, "failed", { attempt: 1 });
-    await attempt(acc, sub, delivered, 34, "succeeded", { attempt: 2 });
-    const givenUp = await event(acc, 35);
-    await attempt(acc, sub, givenUp, 34, "failed");
-    const stillPending = await event(acc, 35);
-    const pendingAttempt = await attempt(acc, sub, stillPending, 34, "pending");
+    await partitionsAt(40);
+    const old = await event(acc, 40);
+    const oldAttempt = await attempt(acc, sub, old, 40, "succeeded");
+    const young = await event(acc, 1);
+    const youngAttempt = await attempt(acc, sub, young, 1, "failed");
+    // A late sending (POST …/retry) of the old event, made within the period: it stays, in its own
+    // partition, after its event has gone.
+    const lateRetry = await attempt(acc, sub, old, 1, "succeeded", 1);
 
-    const deleted = await pruneEvents(database, RETENTION_DAYS);
+    const pass = await runRetentionPass(database, { retentionDays: RETENTION_DAYS });
 
-    expect(deleted).toBe(2);
-    expect(await eventIds(acc)).toEqual([stillPending]);
-    // No attempt is left pointing at a deleted event; the pending one is untouched.
-    expect(await attemptIds(acc)).toEqual([pendingAttempt]);
-  });
-
-  it("keeps an old event while one of its attempts is within the retention period (GET …/deliveries shows 30 days)", async () => {
-    const acc = newId("acc");
-    const sub = await subscription(acc);
-    const lateRetry = await event(acc, 31);
-    await attempt(acc, sub, lateRetry, 31, "failed", { attempt: 1 });
-    await attempt(acc, sub, lateRetry, 29.5, "succeeded", { attempt: 2 });
-
-    expect(await pruneEvents(database, RETENTION_DAYS)).toBe(0);
-    expect(await eventIds(acc)).toEqual([lateRetry]);
-    expect(await attemptIds(acc)).toHaveLength(2);
-  });
-
-  it("counts the pending attempts of a disabled or deleted subscription as finished, but not a pending test event", async () => {
-    const acc = newId("acc");
-    const disabled = await subscription(acc, "disabled");
-    const deleted = await subscription(acc);
-    await createSubscriptionStore(database).remove(acc, deleted);
-    // Left pending by a crash while it was being disabled or deleted: they will never be sent.
-    const toDisabled = await event(acc, 40);
-    await attempt(acc, disabled, toDisabled, 40, "pending");
-    const toDeleted = await event(acc, 40);
-    await attempt(acc, deleted, toDeleted, 40, "pending");
-    // Test events are sent to disabled subscriptions too (to check an endpoint before re-enabling it).
-    const test = await event(acc, 40, { type: TEST_EVENT_TYPE });
-    const testAttempt = await attempt(acc, disabled, test, 40, "pending", { type: TEST_EVENT_TYPE });
-
-    expect(await pruneEvents(database, RETENTION_DAYS)).toBe(2);
-    expect(await eventIds(acc)).toEqual([test]);
-    expect(await attemptIds(acc)).toEqual([testAttempt]);
-  });
-
-  it("works through a backlog larger than one batch, across accounts", async () => {
-    const accounts = [newId("acc"), newId("acc")];
-    for (const acc of accounts) for (let i = 0; i < 7; i++) await event(acc, 31 + i);
-    const keep = await event(accounts[0] as string, 1);
-
-    expect(await pruneEvents(database, RETENTION_DAYS, { batchSize: 3 })).toBe(14);
-    expect(await eventIds(accounts[0] as string)).toEqual([keep]);
-    expect(await eventIds(accounts[1] as string)).toEqual([]);
-  });
-
-  it("prunes finished attempts past the period in batches, never a pending one", async () => {
-    const acc = newId("acc");
-    const sub = await subscription(acc);
-    const evt = await event(acc, 10);
-    const old = await Promise.all(
-      [1, 2, 3, 4, 5].map((n) => attempt(acc, sub, evt, 40, n % 2 ? "failed" : "succeeded", { attempt: n })),
+    const day40 = `_p${daysAgo(40).toISOString().slice(0, 10).replaceAll("-", "")}_000000`;
+    expect(pass.tables.events.dropped).toContain(`events${day40}`);
+    expect(pass.tables.webhook_deliveries.dropped).toContain(`webhook_deliveries${day40}`);
+    expect(pass.tables.events.rows_dropped).toBeGreaterThanOrEqual(1);
+    expect(await ids("events", acc)).toEqual([young]);
+    expect(await ids("webhook_deliveries", acc)).toEqual([lateRetry, youngAttempt].sort());
+    expect(await ids("webhook_deliveries", acc)).not.toContain(oldAttempt);
+    // Nothing deleted row by row: the live partitions of both tables hold no dead tuple.
+    await database.rows(sql`select pg_stat_force_next_flush()`);
+    const [dead] = await database.rows<{ n: string | number }>(
+      sql`select coalesce(sum(n_dead_tup), 0) as n from pg_stat_user_tables
+           where relname like 'events\\_p%' or relname like 'webhook\\_deliveries\\_p%'`,
     );
-    const pending = await attempt(acc, sub, evt, 40, "pending", { attempt: 6 });
-    const recent = await attempt(acc, sub, evt, 29, "failed", { attempt: 7 });
+    expect(Number(dead?.n)).toBe(0);
+  });
 
-    expect(await pruneAttempts(database, RETENTION_DAYS, { batchSize: 2 })).toBeGreaterThanOrEqual(
-      old.length,
+  it("keeps a partition holding an event not fanned out yet, and drops it once it is", async () => {
+    const acc = newId("acc");
+    await partitionsAt(45);
+    const waiting = await event(acc, 45);
+    await database.rows(sql`update events set dispatched_at = null where id = ${waiting}`);
+    const day45 = `events_p${daysAgo(45).toISOString().slice(0, 10).replaceAll("-", "")}_000000`;
+
+    const kept = await runRetentionPass(database, { retentionDays: RETENTION_DAYS });
+    expect(kept.tables.events.kept_open).toContain(day45);
+    expect(await ids("events", acc)).toEqual([waiting]);
+
+    await database.rows(sql`update events set dispatched_at = now() where id = ${waiting}`);
+    const dropped = await runRetentionPass(database, { retentionDays: RETENTION_DAYS });
+    expect(dropped.tables.events.dropped).toContain(day45);
+    expect(await ids("events", acc)).toEqual([]);
+  });
+
+  it("ends failed a pending attempt whose event was dropped, and the deliveries log still reads it", async () => {
+    const acc = newId("acc");
+    const sub = await subscription(acc);
+    await partitionsAt(35);
+    const gone = await event(acc, 35);
+    // A retry of the old event made yesterday, still pending (the receiver asked to wait).
+    const orphan = await attempt(acc, sub, gone, 1, "pending", 2);
+    await runRetentionPass(database, { retentionDays: RETENTION_DAYS });
+    expect(await ids("events", acc)).toEqual([]);
+
+    const store = createDeliveryStore(database, "test-worker");
+    // Claimed by nobody: the attempt ends instead, and the next claim does not meet it again.
+    expect((await store.claim(10, 5, 30_000)).filter((c) => c.id === orphan)).toEqual([]);
+    const [row] = await database.db
+      .select()
+      .from(webhookDeliveries)
+      .where(sql`${webhookDeliveries.id} = ${orphan}`);
+    expect(row).toMatchObject({ status: "failed", nextAttemptAt: null, error: EVENT_GONE_ERROR });
+    expect((await store.claim(10, 5, 30_000)).filter((c) => c.id === orphan)).toEqual([]);
+
+    const log = await createDeliveryHistory(database).list(acc, sub, null, 10);
+    expect(log.map((d) => d.id)).toContain(orphan);
+  });
+
+  it("answers a retry of a delivery whose event was dropped as gone, not as an error", async () => {
+    const acc = newId("acc");
+    const sub = await subscription(acc);
+    await partitionsAt(33);
+    const gone = await event(acc, 33);
+    const late = await attempt(acc, sub, gone, 2, "failed", 1);
+    await runRetentionPass(database, { retentionDays: RETENTION_DAYS });
+
+    const outcome = await createSubscriptionStore(database).retryDelivery(
+      acc,
+      sub,
+      late,
+      daysAgo(RETENTION_DAYS).toISOString(),
     );
-    expect(await attemptIds(acc)).toEqual([pending, recent].sort());
+    expect(outcome).toEqual({ outcome: "no_event", eventId: gone });
+    // A malformed delivery id reads as unknown.
+    expect(
+      await createSubscriptionStore(database).retryDelivery(acc, sub, "whd_nope", daysAgo(30).toISOString()),
+    ).toEqual({ outcome: "no_delivery" });
   });
 
   it("prunes recoveries made before the period, running or not, and keeps younger ones", async () => {
@@ -202,47 +212,9 @@ describe("webhook history retention", () => {
     const young = await recovery(29, "completed");
 
     expect(await pruneRecoveries(database, RETENTION_DAYS, { batchSize: 2 })).toBe(3);
-    const left = await database.db
-      .select({ id: webhookRecoveries.id })
-      .from(webhookRecoveries)
-      .where(eq(webhookRecoveries.accountId, acc));
-    expect(left.map((r) => r.id)).toEqual([young]);
-  });
-
-  it("is run by the dispatcher, which follows the retention it is given", async () => {
-    const acc = newId("acc");
-    const sub = await subscription(acc);
-    const old = await event(acc, 3);
-    await attempt(acc, sub, old, 3, "succeeded");
-    const young = await event(acc, 1);
-    const dispatcher = await startDispatcher({
-      config: configWith({
-        webhookAllowPrivateNetworks: true,
-        webhookRetrySchedule: [20],
-        requestRetentionDays: 2,
-      }),
-      database,
-      logger: pino({ level: "silent" }),
-      send: async () => ({ ok: true, status: 204, durationMs: 1 }),
-    });
-    try {
-      await waitFor(async () => !(await eventIds(acc)).includes(old), "the old event to be pruned");
-      expect(await eventIds(acc)).toEqual([young]);
-      const left = await database.db
-        .select()
-        .from(webhookDeliveries)
-        .where(inArray(webhookDeliveries.eventId, [old]));
-      expect(left).toEqual([]);
-    } finally {
-      await dispatcher.stop();
-    }
-  });
-
-  it("leaves no attempt without its event after a prune (the rule holds on the whole database)", async () => {
-    const [row] = await database.rows<{ n: number | string }>(
-      sql`select count(*) as n from webhook_deliveries d
-           where not exists (select 1 from events e where e.account_id = d.account_id and e.id = d.event_id)`,
+    const left = await database.rows<{ id: string }>(
+      sql`select id from webhook_recoveries where account_id = ${acc}`,
     );
-    expect(Number(row?.n)).toBe(0);
+    expect(left.map((r) => r.id)).toEqual([young]);
   });
 });

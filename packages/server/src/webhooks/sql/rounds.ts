@@ -33,9 +33,10 @@ export function newRound(trigger: DeliveryTrigger, of: RoundOf, pausedUntil: Val
   const round =
     trigger === "event" || trigger === "test"
       ? sql`0`
-      : sql`coalesce((select max(r.round) from webhook_deliveries r
+      : // An event's attempts are made at or after its time: the partitions before it are skipped.
+        sql`coalesce((select max(r.round) from webhook_deliveries r
                        where r.account_id = ${of.accountId} and r.subscription_id = ${of.subscriptionId}
-                         and r.event_id = ${of.eventId}), -1) + 1`;
+                         and r.event_id = ${of.eventId} and r.created_at >= oisr_ulid_time(${of.eventId})), -1) + 1`;
   return {
     trigger,
     round,
@@ -51,7 +52,8 @@ export function newRound(trigger: DeliveryTrigger, of: RoundOf, pausedUntil: Val
  */
 export function nextAttemptOf(previous: { accountId: string; id: string; attempt: number }, dueAt: string) {
   const column = (name: "trigger" | "round") =>
-    sql`(select ${sql.identifier(name)} from webhook_deliveries where account_id = ${previous.accountId} and id = ${previous.id})`;
+    sql`(select ${sql.identifier(name)} from webhook_deliveries
+          where account_id = ${previous.accountId} and id = ${previous.id} and created_at = oisr_ulid_time(${previous.id}))`;
   return {
     trigger: column("trigger"),
     round: column("round"),

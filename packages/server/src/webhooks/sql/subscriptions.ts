@@ -17,7 +17,7 @@ import { EVENTS_CHANNEL } from "../../db/channels.ts";
 import type { Database, Executor } from "../../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
 import { insertTestEvent } from "../../outbox/index.ts";
-import { newId } from "../../store/ids.ts";
+import { newId, newIdAt, newTimedId } from "../../store/ids.ts";
 import { createRecoveryStore } from "./recoveries.ts";
 import { createResendStore } from "./resend.ts";
 import { newRound, type SubscriptionRow } from "./rounds.ts";
@@ -177,8 +177,8 @@ export function createSubscriptionStore(database: Database) {
       traceId: string,
       apiKeyId: string | null,
     ): Promise<DeliveryRow> {
-      const eventId = newId("evt");
       const now = new Date().toISOString();
+      const eventId = newIdAt("evt", now);
       const payload = webhookEventBody(
         eventId,
         TEST_EVENT_TYPE,
@@ -192,14 +192,13 @@ export function createSubscriptionStore(database: Database) {
           id: eventId,
           type: TEST_EVENT_TYPE,
           payload,
-          createdAt: now,
           traceparent: traceOnlyTraceparent(traceId),
         });
         const [row] = await tx
           .insert(webhookDeliveries)
           .values({
             accountId,
-            id: newId("whd"),
+            ...newTimedId("whd"),
             subscriptionId: subscription.id,
             eventId,
             eventType: TEST_EVENT_TYPE,
@@ -208,7 +207,6 @@ export function createSubscriptionStore(database: Database) {
               { accountId, subscriptionId: subscription.id, eventId },
               subscription.pausedUntil,
             ),
-            createdAt: now,
           })
           .returning();
         return row as DeliveryRow;
