@@ -110,11 +110,14 @@ CREATE INDEX "events_undispatched_idx" ON "events" USING btree ("seq") WHERE dis
 -- Plain, not unique: a unique index on a partitioned table must hold the partition key. feed_seq
 -- stays unique per account because only outbox/positions.ts hands it out, under the account row lock.
 CREATE INDEX "events_feed_idx" ON "events" USING btree ("account_id","feed_seq");--> statement-breakpoint
--- A partition for each day that holds rows (not every day between the oldest and now), and for
--- the days around now.
+-- A partition for each day that holds rows (not every day between the oldest and now), and, in a
+-- database that has served requests, for the days around now (the previous release's servers may
+-- write during a rolling upgrade). A new database gets none here: the server's start makes them at
+-- the interval its retention asks for (as in 0014; partitions/startup.test.ts).
 SELECT oisr_ensure_table_partitions('events', d, d + interval '1 day', interval '1 day')
   FROM (SELECT DISTINCT date_trunc('day', oisr_ulid_time(id), 'UTC') AS d FROM events_unpartitioned) days;--> statement-breakpoint
-SELECT oisr_ensure_table_partitions('events', now() - interval '1 day', now() + interval '2 days', interval '1 day');--> statement-breakpoint
+SELECT oisr_ensure_table_partitions('events', now() - interval '1 day', now() + interval '2 days', interval '1 day')
+ WHERE EXISTS (SELECT 1 FROM requests);--> statement-breakpoint
 INSERT INTO "events" ("account_id", "id", "seq", "feed_seq", "type", "payload", "created_at", "dispatched_at", "traceparent")
 SELECT "account_id", "id", "seq", "feed_seq", "type", "payload", oisr_ulid_time("id"), "dispatched_at", "traceparent"
   FROM "events_unpartitioned";--> statement-breakpoint
@@ -160,7 +163,8 @@ CREATE INDEX "webhook_deliveries_due_idx" ON "webhook_deliveries" USING btree ("
 CREATE INDEX "webhook_deliveries_pending_event_idx" ON "webhook_deliveries" USING btree ("event_id","account_id") WHERE status = 'pending';--> statement-breakpoint
 SELECT oisr_ensure_table_partitions('webhook_deliveries', d, d + interval '1 day', interval '1 day')
   FROM (SELECT DISTINCT date_trunc('day', oisr_ulid_time(id), 'UTC') AS d FROM webhook_deliveries_unpartitioned) days;--> statement-breakpoint
-SELECT oisr_ensure_table_partitions('webhook_deliveries', now() - interval '1 day', now() + interval '2 days', interval '1 day');--> statement-breakpoint
+SELECT oisr_ensure_table_partitions('webhook_deliveries', now() - interval '1 day', now() + interval '2 days', interval '1 day')
+ WHERE EXISTS (SELECT 1 FROM requests);--> statement-breakpoint
 INSERT INTO "webhook_deliveries" ("account_id", "id", "subscription_id", "event_id", "event_type", "trigger", "round",
   "attempt", "status", "next_attempt_at", "lease_owner", "lease_until", "attempted_at", "response_status",
   "response_content_type", "response_body", "error", "retry_after_seconds", "duration_ms", "created_at")

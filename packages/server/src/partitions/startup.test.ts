@@ -15,7 +15,7 @@ afterAll(async () => {
   await drop?.();
 });
 
-it("a new database started with ten minutes of retention holds minute-long request partitions around now", async () => {
+it("a new database started with ten minutes of retention holds minute-long request, event and delivery partitions around now", async () => {
   const db = await freshDatabaseEnv();
   drop = db.drop;
   services = await openServices({
@@ -23,11 +23,13 @@ it("a new database started with ten minutes of retention holds minute-long reque
     dataDir: db.env.OISR_DATA_DIR ?? "memory://",
     requestRetentionDays: 10 / 1440,
   });
-  const rows = await services.database.rows<{ ms: number; covers_now: boolean }>(
-    sql`select extract(epoch from to_at - from_at)::float8 * 1000 as ms, now() >= from_at and now() < to_at as covers_now
-          from oisr_partitions where parent = 'requests' order by from_at`,
-  );
-  expect(rows.length).toBeGreaterThanOrEqual(5);
-  expect(new Set(rows.map((r) => r.ms))).toEqual(new Set([60_000]));
-  expect(rows.filter((r) => r.covers_now)).toHaveLength(1);
+  for (const parent of ["requests", "events", "webhook_deliveries"]) {
+    const rows = await services.database.rows<{ ms: number; covers_now: boolean }>(
+      sql`select extract(epoch from to_at - from_at)::float8 * 1000 as ms, now() >= from_at and now() < to_at as covers_now
+            from oisr_partitions where parent = ${parent} order by from_at`,
+    );
+    expect(rows.length, parent).toBeGreaterThanOrEqual(5);
+    expect(new Set(rows.map((r) => r.ms)), parent).toEqual(new Set([60_000]));
+    expect(rows.filter((r) => r.covers_now), parent).toHaveLength(1);
+  }
 });
