@@ -108,10 +108,10 @@ export async function applyStage(
       const slots = await reserveRequestEvents(database, tx, accountId, feedCount + results.length);
       await writeChanges(tx, accountId, changes, outbox, now, slots.after);
       const finished: Outcome[] = results.map((r, i) => {
-        const id = (members[i] as StartedRequest).id;
+        const { id, seq } = members[i] as StartedRequest;
         return r.status === "succeeded"
-          ? { id, status: "succeeded", result: r.result }
-          : { id, status: "failed", errors: r.errors };
+          ? { id, seq, status: "succeeded", result: r.result }
+          : { id, seq, status: "failed", errors: r.errors };
       });
       await queue.finishStage(tx, accountId, finished, now, input.traceparent, {
         after: slots.after + feedCount,

@@ -110,7 +110,7 @@ export async function startWorker(deps: {
 
   /** The next stage's limits: the full ones while the account is alone, a time budget's worth while others want a worker. */
   const stageLimits = (): StageLimits => {
-    if (performance.now() - othersSeenAt >= YIELD_WINDOW_MS) return limits;
+    if (!config.stageYield || performance.now() - othersSeenAt >= YIELD_WINDOW_MS) return limits;
     const items = Math.max(MIN_YIELD_ITEMS, Math.floor(YIELD_STAGE_MS / msPerItem));
     return { maxRequests: Math.min(limits.maxRequests, items), maxItems: Math.min(limits.maxItems, items) };
   };
@@ -129,7 +129,7 @@ export async function startWorker(deps: {
       performance.now() < (othersWaiting ? Math.min(until, leasedAt + YIELD_TURN_MS) : until);
     const counted = (othersDue: boolean) => {
       stages += 1;
-      if (othersDue) {
+      if (othersDue && config.stageYield) {
         othersWaiting = true;
         othersSeenAt = performance.now();
       }
