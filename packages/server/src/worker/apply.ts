@@ -66,9 +66,16 @@ export async function applyStage(
   const { members, previous } = input;
   try {
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
-      if (database.driver === "postgres")
-        await tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`));
-      const stored = await queue.lockMembers(tx, accountId, members);
+      // Sent together, answered in one round trip (postgres.js pipelines them on the transaction's
+      // connection, in this order, so the lock timeout holds for the locks): a stage's statements run
+      // one after another, and each round trip is a turn of an event loop the busy accounts'
+      // stages share, which is what a quiet account's request mostly waits for (decision 017).
+      const [, stored] = await Promise.all([
+        database.driver === "postgres"
+          ? tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`))
+          : undefined,
+        queue.lockMembers(tx, accountId, members),
+      ]);
       const chain: ChainedRequest[] = stored.map((r) => ({
         kind: r.kind,
         body: r.body,
