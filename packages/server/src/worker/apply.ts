@@ -66,13 +66,16 @@ export async function applyStage(
   const { members, previous } = input;
   try {
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
-      // Sent together, answered in one round trip (postgres.js pipelines them on the transaction's
-      // connection, in this order, so the lock timeout holds for the locks): a stage's statements run
-      // one after another, and each round trip is a turn of an event loop the busy accounts'
-      // stages share, which is what a quiet account's request mostly waits for (decision 017).
+      // Sent together, answered in one round trip: postgres.js pipelines them on the transaction's
+      // connection in the order they are called, so the lock timeout is in force for the locks
+      // (apply.test.ts holds a member's lock to check it). Both go through `database.rows`, which
+      // hands the statement to the driver at once; drizzle's `tx.execute` sent it a turn later, after
+      // the lock statement, which then waited without a timeout. A stage's statements run one after
+      // another, and each round trip is a turn of an event loop the busy accounts' stages share,
+      // which is what a quiet account's request mostly waits for (decision 017).
       const [, stored] = await Promise.all([
         database.driver === "postgres"
-          ? tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`))
+          ? database.rows(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`), tx)
           : undefined,
         queue.lockMembers(tx, accountId, members),
       ]);
