@@ -5,14 +5,17 @@
 // until it has succeeded. Goals: the quiet account's 202 → succeeded p99 ≤ 100 ms, and the busy
 // accounts' drain rate ≥ 0.9× the baseline build's in the same run.
 //
-// The backlog is built once per shape and copied (CREATE DATABASE … TEMPLATE) for each server, so
-// this build and the baseline drain the same rows; their runs alternate, round by round.
+// The baseline is this build with yielding off (OISR_STAGE_YIELD=off: full stages whatever waits,
+// the worker as it was before decision 017), so both drain the same schema; another build can be
+// named instead, but only one that knows every migration of the backlog's template (a build from
+// before migration 0014 cannot run on it). The backlog is built once per shape and copied
+// (CREATE DATABASE … TEMPLATE) for each server, so this build and the baseline drain the same rows;
+// their runs alternate, round by round.
 //   node bench/queue-fairness.ts
 //     BENCH_FAIRNESS_BACKLOG=20000          a quick run
 //     BENCH_FAIRNESS_ROUNDS=3               rounds per shape (median printed with every round)
 //     BENCH_FAIRNESS_BUSY=1,10              busy-account counts
-//     BENCH_BASELINE_SERVER=<dist/main.mjs> the build to compare with (e.g. main's, built in a
-//                                           scratch worktree); without it only this build runs
+//     BENCH_BASELINE_SERVER=<dist/main.mjs> compare with another build (with this schema) instead
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
@@ -31,6 +34,7 @@ const BACKLOG = Number(process.env.BENCH_FAIRNESS_BACKLOG ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 1);
 const BUSY = (process.env.BENCH_FAIRNESS_BUSY ?? "1,10").split(",").map(Number);
 const BASELINE = process.env.BENCH_BASELINE_SERVER;
+const BASELINE_NAME = BASELINE ? "baseline build" : "yielding off";
 
 interface Shape {
   template: { url: string; drop(): Promise<void> };
@@ -67,12 +71,12 @@ async function openCount(sql: postgres.Sql, busy: Account[]): Promise<number> {
   return row?.n ?? 0;
 }
 
-async function measure(main: string, shape: Shape): Promise<Run> {
+async function measure(main: string, shape: Shape, env: Record<string, string> = {}): Promise<Run> {
   const db = await cloneDatabase(shape.template.url);
   try {
     const server = await startOisr(
       db.url,
-      { OISR_RATE_LIMITS: NO_RATE_LIMITS },
+      { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...env },
       { account: shape.busy[0] as Account, main },
     );
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
@@ -145,11 +149,13 @@ for (const busyCount of BUSY) {
       // Alternate which build goes first, so drift in the machine's load falls on both.
       const order = round % 2 === 0 ? ["mine", "base"] : ["base", "mine"];
       for (const which of order) {
-        if (which === "base" && !BASELINE) continue;
-        const run = await measure(which === "mine" ? SERVER_MAIN : (BASELINE as string), shape);
+        const run =
+          which === "mine"
+            ? await measure(SERVER_MAIN, shape)
+            : await measure(BASELINE ?? SERVER_MAIN, shape, BASELINE ? {} : { OISR_STAGE_YIELD: "off" });
         (which === "mine" ? mine : base).push(run);
         console.log(
-          `busy ${busyCount}, round ${round + 1}, ${which === "mine" ? "this build" : "baseline"}: ${runText(run)}`,
+          `busy ${busyCount}, round ${round + 1}, ${which === "mine" ? "this build" : BASELINE_NAME}: ${runText(run)}`,
         );
       }
     }
@@ -158,19 +164,17 @@ for (const busyCount of BUSY) {
       {
         figure: "quiet account: 202 received → GET shows succeeded, p99, ms (median of rounds)",
         value: fmt(p99, 1),
-        baseline: BASELINE
-          ? `baseline ${fmt(median(base.map((r) => r.p99)), 1)}; rounds ${mine.map((r) => fmt(r.p99, 1)).join(", ")} vs ${base.map((r) => fmt(r.p99, 1)).join(", ")}`
-          : `rounds ${mine.map((r) => fmt(r.p99, 1)).join(", ")}`,
+        baseline: `${BASELINE_NAME} ${fmt(median(base.map((r) => r.p99)), 1)}; rounds ${mine.map((r) => fmt(r.p99, 1)).join(", ")} vs ${base.map((r) => fmt(r.p99, 1)).join(", ")}`,
         goal: "≤ 100 ms",
         met: p99 <= 100,
       },
     ];
-    if (BASELINE) {
+    {
       // Same round, same backlog: the ratio of each pair, then the median of the ratios.
       const ratios = mine.map((r, i) => r.drainPerSec / (base[i] as Run).drainPerSec);
       const m = median(ratios);
       rows.push({
-        figure: "busy accounts' drain rate, this build ÷ baseline (median of rounds)",
+        figure: `busy accounts' drain rate, this build ÷ ${BASELINE_NAME} (median of rounds)`,
         value: `${m.toFixed(2)}×`,
         baseline: `${fmt(median(mine.map((r) => r.drainPerSec)))}/s vs ${fmt(median(base.map((r) => r.drainPerSec)))}/s; rounds ${ratios.map((x) => x.toFixed(2)).join(", ")}`,
         goal: "≥ 0.9×",

@@ -9,7 +9,7 @@ export const ADMIN_URL = process.env.DATABASE_URL ?? "postgres://postgres@127.0.
 
 /** A new database of its own, empty or (with `template`) a copy of that one. */
 async function benchDatabase(template?: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `oisr_bench_${randomBytes(5).toString("hex")}`;
+  const name = `${process.env.BENCH_DATABASE_PREFIX ?? "oisr_bench"}_${randomBytes(5).toString("hex")}`;
   const admin = postgres(ADMIN_URL, { max: 1, onnotice: () => {} });
   const from = template === undefined ? "" : ` template ${new URL(template).pathname.slice(1)}`;
   await admin.unsafe(`create database ${name}${from}`);

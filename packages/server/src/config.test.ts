@@ -40,6 +40,13 @@ describe("config", () => {
     expect(() => loadConfig({ OISR_WEBHOOK_RETRY_SCHEDULE: "5" })).toThrow(/invalid duration/);
   });
 
+  it("yields stages unless OISR_STAGE_YIELD is off, and refuses anything else", () => {
+    expect(loadConfig({}).stageYield).toBe(true);
+    expect(loadConfig({ OISR_STAGE_YIELD: "on" }).stageYield).toBe(true);
+    expect(loadConfig({ OISR_STAGE_YIELD: "off" }).stageYield).toBe(false);
+    expect(() => loadConfig({ OISR_STAGE_YIELD: "no" })).toThrow(/OISR_STAGE_YIELD must be on or off/);
+  });
+
   it("reads the cursor key from OISR_CURSOR_SECRET, an empty one as unset", () => {
     expect(loadConfig({ OISR_CURSOR_SECRET: "k" }).cursorSecret).toBe("k");
     expect(loadConfig({ OISR_CURSOR_SECRET: "" }).cursorSecret).toBeUndefined();

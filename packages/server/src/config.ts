@@ -42,6 +42,12 @@ export interface Config {
   rateLimits: RateLimits;
   maxAttempts: number;
   workerConcurrency: number;
+  /**
+   * `OISR_STAGE_YIELD` (`on` by default): a busy account's stages shrink while another account is
+   * due (decision 017). `off` keeps full stages whatever waits: the drain rate of one busy account
+   * over a quiet one's latency; the fairness benchmark's same-run baseline.
+   */
+  stageYield: boolean;
   /** Lease a worker holds on a request; a worker that dies is replaced after it. */
   leaseMs: number;
   /** First retry delay of a request after a transient failure; doubles per attempt. */
@@ -79,6 +85,12 @@ export interface Config {
 
 function int(value: string | undefined, fallback: number, name: string): number {
   return parseNonNegativeInteger(value, name) ?? fallback;
+}
+
+function onOff(value: string | undefined, name: string): boolean {
+  if (value === undefined || value === "" || value === "on") return true;
+  if (value === "off") return false;
+  throw new Error(`${name} must be on or off`);
 }
 
 function pooling(value: string | undefined): Config["databasePooling"] {
@@ -144,6 +156,7 @@ export function loadConfig(env: Environment = process.env): Config {
     rateLimits: rateLimitsWith(shared.rateLimits),
     maxAttempts: shared.maxAttempts ?? DEFAULT_MAX_ATTEMPTS,
     workerConcurrency: int(env.OISR_WORKER_CONCURRENCY, 4, "OISR_WORKER_CONCURRENCY") || 1,
+    stageYield: onOff(env.OISR_STAGE_YIELD, "OISR_STAGE_YIELD"),
     leaseMs: int(env.OISR_LEASE_MS, 30_000, "OISR_LEASE_MS"),
     retryBaseMs: shared.retryBaseMs ?? 1000,
     applyLockTimeoutMs: int(env.OISR_APPLY_LOCK_TIMEOUT_MS, 10_000, "OISR_APPLY_LOCK_TIMEOUT_MS"),

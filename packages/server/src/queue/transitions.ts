@@ -55,7 +55,8 @@ export interface StageLimits {
   maxItems: number;
 }
 
-export type Outcome = { id: string } & (
+/** A started request's outcome; `seq` is its StartedRequest's (finishStage finds the rows by range). */
+export type Outcome = { id: string; seq: number } & (
   | { status: "succeeded"; result: unknown }
   | { status: "failed"; errors: unknown[] }
 );
@@ -216,6 +217,13 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
           ? { id: o.id, status: o.status, result: o.result, errors: null }
           : { id: o.id, status: o.status, result: null, errors: o.errors },
       );
+      // A stage is a run of the account's processing requests (bodies.ts lockMembers), so they are
+      // found by their seq range on requests_open_idx, whatever the table's statistics say. By id
+      // alone, on a partition never analysed (autovacuum off, or a new day's partition before its
+      // first analyse), PostgreSQL scanned every open request of the account: 341 ms for a
+      // 100-request stage at a 100,000 backlog, against 6 ms by range (EXPLAIN ANALYZE, same rows).
+      const first = Math.min(...outcomes.map((o) => o.seq));
+      const last = Math.max(...outcomes.map((o) => o.seq));
       // The outcomes are in memory already: only the record's other columns come back.
       const updated = await database.rows<RecordRow>(
         sql`with fence as (
@@ -227,8 +235,8 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                set status = u.status, result = u.result, errors = u.errors,
                    completed_at = greatest(clock_timestamp(), ${appliedAt}::timestamptz)
               from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(id uuid, status text, result jsonb, errors jsonb)
-             where r.account_id = ${accountId} and r.id = u.id and r.status = 'processing'
-               and exists (select 1 from fence)
+             where r.account_id = ${accountId} and r.seq between ${first} and ${last} and r.id = u.id
+               and r.status = 'processing' and exists (select 1 from fence)
             returning ${RECORD_COLUMNS}`,
         tx,
       );

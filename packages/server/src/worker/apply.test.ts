@@ -17,6 +17,7 @@ import {
   useFreshServices,
 } from "../test-services.ts";
 import { applyStage, type StageOutcome } from "./apply.ts";
+import { describeRollback } from "./rollback.ts";
 import { startWorker } from "./worker.ts";
 
 let services: Services;
@@ -325,6 +326,47 @@ async function runWorker(ids: string[], stageLimits?: StageLimits) {
     await worker.stop();
   }
 }
+
+describe.skipIf(!process.env.DATABASE_URL)(
+  "apply stages on PostgreSQL (PGlite has one connection: nothing else can hold a lock)",
+  () => {
+    // The lock timeout travels with the lock statement (one round trip): it must still be in force
+    // for that statement, or a stage behind a stuck lock would wait forever instead of retrying.
+    it("waits for a request another transaction holds no longer than the lock timeout, then rolls back as lock_not_available", async () => {
+      const acct = await account();
+      const [id] = await enqueue(acct, orders(order({ external_id: "LOCKED" })));
+      const queue = await leased(acct);
+      const members = await start(queue, acct);
+      let release!: () => void;
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked!: () => void;
+      const lockTaken = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      const holder = services.database.db.transaction(async (tx) => {
+        await services.database.rows(sql`select id from requests where account_id = ${acct} for update`, tx);
+        locked();
+        await released;
+      });
+      await lockTaken;
+      const startedAt = performance.now();
+      const failure = await applyStage(services, queue, acct, { members }, { applyLockTimeoutMs: 300 }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      const waited = performance.now() - startedAt;
+      release();
+      await holder;
+      expect(describeRollback(failure).reason).toBe("lock_not_available");
+      expect(waited).toBeGreaterThanOrEqual(250);
+      // The holder never lets go before the stage gives up: only the timeout can have ended the wait.
+      expect(waited).toBeLessThan(10_000);
+      expect((await records([id as string]))[0]?.status).toBe("processing");
+    });
+  },
+);
 
 describe("worker: transient failures", () => {
   it("in a group: each request in it used an attempt; each then retries alone, so only the poisoned one dies", async () => {

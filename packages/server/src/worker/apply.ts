@@ -66,9 +66,19 @@ export async function applyStage(
   const { members, previous } = input;
   try {
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
-      if (database.driver === "postgres")
-        await tx.execute(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`));
-      const stored = await queue.lockMembers(tx, accountId, members);
+      // Sent together, answered in one round trip: postgres.js pipelines them on the transaction's
+      // connection in the order they are called, so the lock timeout is in force for the locks
+      // (apply.test.ts holds a member's lock to check it). Both go through `database.rows`, which
+      // hands the statement to the driver at once; drizzle's `tx.execute` sent it a turn later, after
+      // the lock statement, which then waited without a timeout. A stage's statements run one after
+      // another, and each round trip is a turn of an event loop the busy accounts' stages share,
+      // which is what a quiet account's request mostly waits for (decision 017).
+      const [, stored] = await Promise.all([
+        database.driver === "postgres"
+          ? database.rows(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`), tx)
+          : undefined,
+        queue.lockMembers(tx, accountId, members),
+      ]);
       const chain: ChainedRequest[] = stored.map((r) => ({
         kind: r.kind,
         body: r.body,
@@ -108,10 +118,10 @@ export async function applyStage(
       const slots = await reserveRequestEvents(database, tx, accountId, feedCount + results.length);
       await writeChanges(tx, accountId, changes, outbox, now, slots.after);
       const finished: Outcome[] = results.map((r, i) => {
-        const id = (members[i] as StartedRequest).id;
+        const { id, seq } = members[i] as StartedRequest;
         return r.status === "succeeded"
-          ? { id, status: "succeeded", result: r.result }
-          : { id, status: "failed", errors: r.errors };
+          ? { id, seq, status: "succeeded", result: r.result }
+          : { id, seq, status: "failed", errors: r.errors };
       });
       await queue.finishStage(tx, accountId, finished, now, input.traceparent, {
         after: slots.after + feedCount,

@@ -1,0 +1,65 @@
+// Which accounts a worker claims first: short queues before long ones, then the longest waiting.
+// PGlite, or PostgreSQL when DATABASE_URL is set.
+import { expect, it } from "vitest";
+import { sql } from "../db/client.ts";
+import type { Services } from "../services.ts";
+import { newRequestId } from "../store/ids.ts";
+import { useFreshServices } from "../test-services.ts";
+import { createWorkerQueue } from "./index.ts";
+import { SHORT_QUEUE } from "./leases.ts";
+import { insertPending } from "./transitions.ts";
+
+let services: Services;
+useFreshServices((s) => {
+  services = s;
+});
+
+const queue = (accountId: string, n: number) =>
+  insertPending(
+    services.database,
+    JSON.stringify(
+      Array.from({ length: n }, () => ({
+        a: accountId,
+        i: newRequestId(),
+        k: "orders",
+        t: "0",
+        ik: null,
+        p: null,
+        b: {},
+        n: 1,
+      })),
+    ),
+  );
+
+/** Makes the accounts due in the order given, a second apart (a claim takes the longest waiting first). */
+async function dueInOrder(...accounts: string[]) {
+  for (const [i, account] of accounts.entries())
+    await services.database.rows(
+      sql`update request_queues set due_at = now() - make_interval(secs => ${accounts.length - i})
+           where account_id = ${account}`,
+    );
+}
+
+it("claims an account with a short queue before long queues that were due earlier, then the long ones oldest first", async () => {
+  const [long1, long2, short, long3] = [
+    (await services.accounts.createAccount("long-1")).account_id,
+    (await services.accounts.createAccount("long-2")).account_id,
+    (await services.accounts.createAccount("short")).account_id,
+    (await services.accounts.createAccount("long-3")).account_id,
+  ];
+  for (const account of [long1, long2, long3]) await queue(account, SHORT_QUEUE + 1);
+  await queue(short, SHORT_QUEUE);
+  await dueInOrder(long1, long2, short, long3);
+
+  const worker = createWorkerQueue(services.database, "w1", 30_000);
+  expect(await worker.claim(1)).toEqual([short]);
+  expect(await worker.claim(1)).toEqual([long1]);
+  // Leased accounts are not due: the next claim takes the others, oldest first.
+  expect((await worker.claim(5)).sort()).toEqual([long2, long3].sort());
+  expect(await worker.claim(5)).toEqual([]);
+
+  // Handed back with work left, each is due again now: the short one still goes first.
+  await worker.release(long1);
+  await worker.release(short);
+  expect(await worker.claim(1)).toEqual([short]);
+});
