@@ -63,7 +63,9 @@ async function fill(sql: postgres.Sql, accountId: string, url: string, backlog: 
                    array['request.succeeded'], ${secret}, now() - interval '40 days', now()
               from generate_series(1, ${SUBSCRIPTIONS}) i`;
   const subs = (
-    await sql<{ id: string }[]>`select id from webhook_subscriptions where account_id = ${accountId} order by id`
+    await sql<
+      { id: string }[]
+    >`select id from webhook_subscriptions where account_id = ${accountId} order by id`
   ).map((r) => r.id);
   const events = Math.ceil(backlog / SUBSCRIPTIONS);
   // Events of the last minute, already fanned out (dispatched_at set).
@@ -132,7 +134,13 @@ async function drain(backlog: number, history: number) {
       const cpu = await meter();
       const c = hook.counts();
       const seconds = (c.lastMs - c.firstMs) / 1000;
-      return { rate: (c.hits - 1) / seconds, hits: c.hits, seconds, partitions, load, cpu: meterText(cpu) };
+      const rate = (c.hits - 1) / seconds;
+      // CPU per delivery (milliseconds), which a busy machine stretches far less than wall time.
+      const perDelivery = {
+        worker: ((cpu.cores.worker ?? 0) / rate) * 1000,
+        postgres: (cpu.postgres / rate) * 1000,
+      };
+      return { rate, hits: c.hits, seconds, partitions, load, perDelivery, cpu: meterText(cpu) };
     } finally {
       await worker.stop();
     }
@@ -155,7 +163,7 @@ for (const c of cases) {
   rows.push({
     figure: `${SUBSCRIPTIONS} subscriptions, ${fmt(c.backlog)} pending, ${fmt(c.history)} delivered (${r.partitions} partitions): deliveries/s`,
     value: fmt(r.rate),
-    baseline: `${fmt(r.hits)} in ${r.seconds.toFixed(1)} s; load ${r.load.toFixed(1)}`,
+    baseline: `${fmt(r.hits)} in ${r.seconds.toFixed(1)} s; CPU per delivery: PostgreSQL ${r.perDelivery.postgres.toFixed(1)} ms, worker ${r.perDelivery.worker.toFixed(1)} ms; load ${r.load.toFixed(1)}`,
   });
   notes.push(`${fmt(c.backlog)}/${fmt(c.history)}: ${r.cpu}`);
 }

@@ -13,13 +13,13 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { WEBHOOK_PAUSES_CHANNEL } from "../../db/channels.ts";
 import type { Database, Tx } from "../../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
-import { servedEventBody } from "../../outbox/index.ts";
 import { newTimedId } from "../../store/ids.ts";
 import { attemptsDueInMs, claimDue } from "./claim.ts";
 import { createDeliveryHistory } from "./history.ts";
 import { type PauseNotice, pauseNotice } from "./pauses.ts";
 import { nextAttemptOf } from "./rounds.ts";
 import { dropPendingDeliveries } from "./subscriptions.ts";
+import { recordSucceeded, type Succeeded } from "./succeeded.ts";
 
 export interface ClaimedDelivery {
   accountId: string;
@@ -234,6 +234,12 @@ export function createDeliveryStore(database: Database, workerId: string) {
         return next === null ? "failed" : "retry";
       });
     },
+
+    /**
+     * Records successful attempts in one transaction (succeeded.ts); returns the ids recorded, the
+     * others lost their lease (record() would say lease_lost).
+     */
+    recordSucceeded: (done: readonly Succeeded[]) => recordSucceeded(database, workerId, done),
 
     /**
      * Gives a claimed attempt back, not sent, counted nowhere: due again at once after a shutdown cut

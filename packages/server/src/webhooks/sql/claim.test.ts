@@ -75,7 +75,8 @@ describe("claim", () => {
     // The busy subscription's 400 attempts are all older than the quiet ones' and due.
     const claimed = await store.claim(9, 4, LEASE);
     const bySubscription = new Map<string, number>();
-    for (const c of claimed) bySubscription.set(c.subscriptionId, (bySubscription.get(c.subscriptionId) ?? 0) + 1);
+    for (const c of claimed)
+      bySubscription.set(c.subscriptionId, (bySubscription.get(c.subscriptionId) ?? 0) + 1);
     expect(bySubscription.get(busy.sub.id)).toBe(4);
     for (const q of quiet) expect(bySubscription.get(q.sub.id)).toBe(1);
     for (const c of claimed) await store.record(c, ok, policy);
@@ -96,7 +97,9 @@ describe("claim", () => {
       expect(await leasedOf(sub.id)).toBe(both);
       total += both;
       // Each records what it claimed, freeing the slots for the next round.
-      await Promise.all(claimed.map((list, i) => Promise.all(list.map((c) => stores[i]!.record(c, ok, policy)))));
+      await Promise.all(
+        claimed.map((list, i) => Promise.all(list.map((c) => stores[i]!.record(c, ok, policy)))),
+      );
     }
     expect(total).toBeGreaterThanOrEqual(8);
   });
