@@ -9,6 +9,8 @@
 // timed from its first delivery until 75% of the backlog arrived (or BENCH_WEBHOOK_WINDOW_S).
 //   node bench/webhook-drain.ts
 //   BENCH_WEBHOOK_SUBSCRIPTIONS=50  BENCH_WEBHOOK_BACKLOGS=2000,50000  BENCH_WEBHOOK_HISTORY=200000
+//   BENCH_WEBHOOK_FILL_ONLY=1   fills one database (the largest backlog, with history), prints its
+//                               URL and keeps it, for EXPLAIN ANALYZE of the dispatcher's statements
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -148,6 +150,22 @@ async function drain(backlog: number, history: number) {
     await hook.close();
     await db.drop();
   }
+}
+
+if (process.env.BENCH_WEBHOOK_FILL_ONLY) {
+  const db = await freshDatabase();
+  const account = await createAccount(db.url, "webhook-drain");
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  const { partitions } = await fill(
+    sql,
+    account.accountId,
+    "http://127.0.0.1:9/hook",
+    BACKLOGS.at(-1) ?? 0,
+    HISTORY,
+  );
+  await sql.end();
+  console.log(`${db.url} (${partitions} partitions; drop it when done)`);
+  process.exit(0);
 }
 
 const rows: Row[] = [];

@@ -11,6 +11,10 @@
 // Both tables are partitioned by day, so each probe descends every partition's index (~34 at a
 // 30-day retention): constant in the backlog, linear in the retention.
 //
+// Every statement is one text whatever the number of subscriptions (lists travel as one JSON
+// parameter), so its prepared plan is reused: planning a statement over the partitioned table
+// took 150-300 ms in EXPLAIN on a loaded machine (36 partitions x 7 indexes), more than running it.
+//
 // Two statements in one transaction, so the per-subscription bound holds with several
 // dispatchers: the first picks subscriptions with due work and free slots and takes a
 // transaction advisory lock per subscription with a try (another dispatcher claiming for it right
@@ -88,10 +92,10 @@ export async function claimDue(
       sql`with open as (
             select s.account_id, s.id, s.status, ${perSubscription} - ${leased(s)} as free
               from webhook_subscriptions s
-             where (s.account_id, s.id) in (${sql.join(
-               picked.map((p) => sql`(${p.account_id}, ${p.id})`),
-               sql`, `,
-             )})
+             -- One parameter, whatever the count: one statement text, so its prepared plan is reused.
+             where (s.account_id, s.id) in (select k.a, k.i from jsonb_to_recordset(${JSON.stringify(
+               picked.map((p) => ({ a: p.account_id, i: p.id })),
+             )}::jsonb) as k(a text, i text))
                and (s.paused_until is null or s.paused_until <= now())
           ), candidates as (
             select c.account_id, c.id, c.created_at, c.event_id, c.next_attempt_at,

@@ -22,26 +22,35 @@ export async function recordSucceeded(
   done: readonly Succeeded[],
 ): Promise<Set<string>> {
   if (done.length === 0) return new Set();
-  const keys = [
-    ...new Map(done.map((d) => [`${d.claimed.accountId}\u0000${d.claimed.subscriptionId}`, d.claimed])),
-  ]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([, c]) => sql`(${c.accountId}, ${c.subscriptionId})`);
-  const values = done.map(
-    ({ claimed, result, at }) =>
-      sql`(${claimed.accountId}::text, ${claimed.id}::text, ${at.toISOString()}::timestamptz,
-           ${recordedStatus(result.status)}::int, ${result.response?.contentType ?? null}::text,
-           ${result.response?.body ?? null}::text, ${Math.max(0, Math.round(result.durationMs))}::int)`,
+  // One JSON parameter each, whatever the batch's size: one statement text, one prepared plan.
+  const keys = JSON.stringify(
+    [...new Map(done.map((d) => [`${d.claimed.accountId}\u0000${d.claimed.subscriptionId}`, d.claimed]))].map(
+      ([, c]) => ({ a: c.accountId, i: c.subscriptionId }),
+    ),
+  );
+  const rows = JSON.stringify(
+    done.map(({ claimed, result, at }) => ({
+      a: claimed.accountId,
+      i: claimed.id,
+      at: at.toISOString(),
+      st: recordedStatus(result.status),
+      ct: result.response?.contentType ?? null,
+      b: result.response?.body ?? null,
+      ms: Math.max(0, Math.round(result.durationMs)),
+    })),
   );
   return database.db.transaction(async (tx) => {
     await database.rows(
-      sql`select 1 from webhook_subscriptions where (account_id, id) in (${sql.join(keys, sql`, `)})
+      sql`select 1 from webhook_subscriptions
+           where (account_id, id) in (select k.a, k.i from jsonb_to_recordset(${keys}::jsonb) as k(a text, i text))
            order by account_id, id for update`,
       tx,
     );
-    const rows = await database.rows<{ id: string }>(
-      sql`with done (account_id, id, attempted_at, response_status, content_type, body, duration_ms) as (
-            values ${sql.join(values, sql`, `)}
+    const recorded = await database.rows<{ id: string }>(
+      sql`with done as (
+            select r.a as account_id, r.i as id, r.at as attempted_at, r.st as response_status,
+                   r.ct as content_type, r.b as body, r.ms as duration_ms
+              from jsonb_to_recordset(${rows}::jsonb) as r(a text, i text, at timestamptz, st int, ct text, b text, ms int)
           ), recorded as (
             update webhook_deliveries d
                set status = 'succeeded', error = null, next_attempt_at = null, lease_owner = null, lease_until = null,
@@ -61,6 +70,6 @@ export async function recordSucceeded(
           select id from recorded`,
       tx,
     );
-    return new Set(rows.map((r) => r.id));
+    return new Set(recorded.map((r) => r.id));
   });
 }
