@@ -44,6 +44,12 @@ const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }
     timeoutS: 1500,
   },
   {
+    name: "webhook-drain",
+    file: "webhook-drain.ts",
+    what: "issues 26/30: webhook deliveries/s at 2k and 50k pending, with 200k delivered, 50 subscriptions",
+    timeoutS: 900,
+  },
+  {
     name: "queue-sustained",
     file: "queue-sustained.ts",
     what: "queue: one-order requests at the highest acknowledged rate, applied as fast",

@@ -89,6 +89,14 @@ export const webhookDeliveries = pgTable(
     // An event's attempts.
     index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    // The claim's per-subscription probes (webhooks/sql/claim.ts, migration 0018): the oldest due
+    // attempt of a subscription, and its leases, without reading its backlog or its history.
+    index("webhook_deliveries_pending_idx")
+      .on(t.accountId, t.subscriptionId, t.nextAttemptAt)
+      .where(sql`status = 'pending'`),
+    index("webhook_deliveries_leased_idx")
+      .on(t.accountId, t.subscriptionId, t.leaseUntil)
+      .where(sql`status = 'pending' and lease_owner is not null`),
     // The webhook-lag gauge's oldest pending event (readWebhookLag): one index probe, not a walk over every pending attempt.
     index("webhook_deliveries_pending_event_idx").on(t.eventId, t.accountId).where(sql`status = 'pending'`),
   ],

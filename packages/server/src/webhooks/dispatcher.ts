@@ -19,6 +19,7 @@ import { untracedDeliveryTraceparent } from "../telemetry/traceparent.ts";
 import { startDeliverySpan } from "../telemetry/webhook-spans.ts";
 import { sendWebhook, type WebhookSender } from "./http-sender.ts";
 import {
+  type AttemptResult,
   type ClaimedDelivery,
   createDeliveryStore,
   fanOut,
@@ -26,7 +27,9 @@ import {
   type PauseNotice,
   pauseNotice,
   pruneRecoveries,
+  type RecordOutcome,
   runRecoveryStep,
+  type Succeeded,
 } from "./sql/index.ts";
 import type { Resolver } from "./ssrf-guard.ts";
 
@@ -69,6 +72,15 @@ export interface Dispatcher {
 /** Longest sleep between checks when nothing wakes the dispatcher (a missed notification, a lease expiring). */
 const MAX_IDLE_MS = 1000;
 const BUSY_RECHECK_MS = 250;
+/**
+ * A finished attempt frees one slot and kicks the loop. A claim costs about the same for 1 attempt
+ * as for 8 (its probes visit every subscription in every partition: ~50 x 36 index descents), so
+ * while fewer than half the slots are free the loop waits this long for more to finish first.
+ */
+const CLAIM_GATHER_MS = 20;
+/** Successes wait this long for others to share their transaction (sql/succeeded.ts); a full batch goes at once. */
+const RECORD_BATCH_MS = 2;
+const RECORD_BATCH_MAX = 32;
 const PRUNE_EVERY_MS = 3_600_000;
 
 export async function startDispatcher(options: DispatcherOptions): Promise<Dispatcher> {
@@ -95,6 +107,15 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     if (wake) wake();
     else kicked = true;
   };
+  // Fan-out and recovery steps run when events were committed (EVENTS_CHANNEL), when the last pass
+  // found work for them, and at least every MAX_IDLE_MS (a missed notification, a running
+  // recovery): not after every finished attempt, which only frees a slot for the claim.
+  let outboxDue = true;
+  let lastOutboxPass = 0;
+  const onEvents = () => {
+    outboxDue = true;
+    kick();
+  };
 
   /** A receiver's pause, heard from this dispatcher's own record() or another's: holds back what is not sent yet. */
   function pause(notice: PauseNotice): void {
@@ -104,7 +125,7 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       if (PausedSubscriptions.key(attempt.claimed) === key) attempt.hold.abort();
   }
 
-  const unlisten = await database.listen(EVENTS_CHANNEL, kick);
+  const unlisten = await database.listen(EVENTS_CHANNEL, onEvents);
   const unlistenPauses = await database
     .listen(WEBHOOK_PAUSES_CHANNEL, (payload) => {
       const notice = pauseNotice.read(payload);
@@ -114,6 +135,34 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       await unlisten().catch(() => {});
       throw err;
     });
+
+  let successes: { done: Succeeded; settle: (o: RecordOutcome) => void; fail: (e: unknown) => void }[] = [];
+  let flushTimer: ReturnType<typeof setTimeout> | undefined;
+  function flushSuccesses(): void {
+    clearTimeout(flushTimer);
+    flushTimer = undefined;
+    const batch = successes;
+    successes = [];
+    store.recordSucceeded(batch.map((b) => b.done)).then(
+      (recorded) => {
+        for (const b of batch) b.settle(recorded.has(b.done.claimed.id) ? "succeeded" : "lease_lost");
+      },
+      (err: unknown) => {
+        for (const b of batch) b.fail(err);
+      },
+    );
+  }
+  /** A 2xx, recorded with the others finishing within RECORD_BATCH_MS: one transaction for all of them. */
+  function recordSuccess(
+    claimed: ClaimedDelivery,
+    result: AttemptResult & { ok: true },
+  ): Promise<RecordOutcome> {
+    return new Promise((settle, fail) => {
+      successes.push({ done: { claimed, result, at: new Date() }, settle, fail });
+      if (successes.length >= RECORD_BATCH_MAX) flushSuccesses();
+      else flushTimer ??= setTimeout(flushSuccesses, RECORD_BATCH_MS);
+    });
+  }
 
   /** Gives a claimed attempt back unsent when its subscription is paused; false when it is not. */
   async function putBack(claimed: ClaimedDelivery, log: Logger): Promise<boolean> {
@@ -171,7 +220,9 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         await store.release(claimed);
         return;
       }
-      const next = await store.record(claimed, result, policy);
+      const next = result.ok
+        ? await recordSuccess(claimed, result)
+        : await store.record(claimed, result, policy);
       options.onAttempt?.(result.ok ? "succeeded" : "failed");
       log[result.ok ? "debug" : "info"](
         {
@@ -216,14 +267,23 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
     while (running) {
       kicked = false;
       pruneNow();
+      if (!outboxDue && Date.now() - lastOutboxPass >= MAX_IDLE_MS) outboxDue = true;
+      // Woken by a finished attempt only, with most slots busy: gather a few more before claiming.
+      if (!outboxDue && inFlight.size > 0 && maxInFlight - inFlight.size < Math.ceil(maxInFlight / 2))
+        await new Promise((resolve) => setTimeout(resolve, CLAIM_GATHER_MS));
       let fanned = 0;
       let recovering = false;
       let claimed: ClaimedDelivery[] = [];
       const free = maxInFlight - inFlight.size;
       try {
-        fanned = (await fanOut(database)).events;
-        // One step of a running recovery (recoveries.ts) per pass: a large window is queued a batch at a time.
-        recovering = await runRecoveryStep(database);
+        if (outboxDue) {
+          outboxDue = false;
+          lastOutboxPass = Date.now();
+          fanned = (await fanOut(database)).events;
+          // One step of a running recovery (recoveries.ts) per pass: a large window is queued a batch at a time.
+          recovering = await runRecoveryStep(database);
+          if (fanned > 0 || recovering) outboxDue = true;
+        }
         if (free > 0) claimed = await store.claim(free, perSubscription, leaseMs);
       } catch (err) {
         logger.warn({ err }, "webhook dispatch failed; database unavailable?");
@@ -238,7 +298,8 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
       }
       if (!running) break;
       if (fanned > 0 || recovering || (free > 0 && claimed.length === free)) continue;
-      const dueIn = await store.nextDueInMs().catch(() => null);
+      // Every slot busy: a finishing attempt kicks us; nothing to ask the database until then.
+      const dueIn = free > 0 ? await store.nextDueInMs().catch(() => null) : null;
       // Due now yet not claimed: that subscription's slots are busy (a finishing attempt kicks us) or
       // another dispatcher holds the rows; look again soon rather than spin.
       const sleep =
@@ -247,14 +308,16 @@ export async function startDispatcher(options: DispatcherOptions): Promise<Dispa
         kicked = false;
         continue;
       }
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, Math.max(sleep, 5));
+      const timedOut = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(true), Math.max(sleep, 5));
         wake = () => {
           clearTimeout(timer);
-          resolve();
+          resolve(false);
         };
       });
       wake = undefined;
+      // Nothing woke us: look at the outbox too (a notification may have been missed).
+      if (timedOut) outboxDue = true;
     }
   }
 

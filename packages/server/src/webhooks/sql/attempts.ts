@@ -13,12 +13,13 @@ import { and, eq, lt, sql } from "drizzle-orm";
 import { WEBHOOK_PAUSES_CHANNEL } from "../../db/channels.ts";
 import type { Database, Tx } from "../../db/client.ts";
 import { webhookDeliveries, webhookSubscriptions } from "../../db/webhook-schema.ts";
-import { servedEventBody } from "../../outbox/index.ts";
 import { newTimedId } from "../../store/ids.ts";
+import { attemptsDueInMs, claimDue } from "./claim.ts";
 import { createDeliveryHistory } from "./history.ts";
 import { type PauseNotice, pauseNotice } from "./pauses.ts";
 import { nextAttemptOf } from "./rounds.ts";
 import { dropPendingDeliveries } from "./subscriptions.ts";
+import { recordSucceeded, type Succeeded } from "./succeeded.ts";
 
 export interface ClaimedDelivery {
   accountId: string;
@@ -46,7 +47,7 @@ export interface RecordPolicy extends DisablePolicy {
  * The error of an attempt ended because its event is gone: it waited past the retention period
  * (a receiver's long pause, a dispatcher down), and retention dropped the event's partition.
  */
-export const EVENT_GONE_ERROR = "event_expired: the event is past the retention period and was deleted";
+export { EVENT_GONE_ERROR } from "./claim.ts";
 
 export type RecordOutcome = "succeeded" | "retry" | "failed" | "lease_lost";
 
@@ -90,77 +91,7 @@ export function createDeliveryStore(database: Database, workerId: string) {
      * (counting leases already held). Disabled subscriptions get test events only.
      */
     async claim(limit: number, perSubscription: number, leaseMs: number): Promise<ClaimedDelivery[]> {
-      const rows = await database.rows<{
-        account_id: string;
-        id: string;
-        subscription_id: string;
-        event_id: string;
-        event_type: string;
-        attempt: number;
-        url: string;
-        secret: string;
-        previous_secret: string | null;
-        previous_live: boolean | null;
-        payload: unknown;
-        traceparent: string | null;
-      }>(sql`
-        with due as (
-          -- Subscriptions with due attempts, so one subscription's backlog cannot crowd out the others.
-          select d.account_id, d.subscription_id, min(d.next_attempt_at) as oldest, bool_or(s.status = 'enabled') as enabled
-            from webhook_deliveries d
-            join webhook_subscriptions s on s.account_id = d.account_id and s.id = d.subscription_id
-           where d.status = 'pending' and d.next_attempt_at <= now()
-             and (d.lease_until is null or d.lease_until < now())
-             and (s.status = 'enabled' or d.event_type = ${TEST_EVENT_TYPE})
-             -- The receiver asked for a pause (Retry-After); attempts in flight when it did still finish.
-             and (s.paused_until is null or s.paused_until <= now())
-           group by d.account_id, d.subscription_id
-        ), slots as (
-          select due.*, ${perSubscription} - (
-                   select count(*) from webhook_deliveries l
-                    where l.account_id = due.account_id and l.subscription_id = due.subscription_id
-                      and l.status = 'pending' and l.lease_until >= now()) as free
-            from due
-        ), open as (
-          select * from slots where free > 0 order by oldest limit ${limit}
-        ), candidates as (
-          select c.account_id, c.id, c.created_at, c.event_id, c.next_attempt_at,
-                 row_number() over (partition by c.account_id, c.subscription_id order by c.next_attempt_at) as rn, o.free
-            from open o
-            cross join lateral (
-              select d.account_id, d.id, d.created_at, d.event_id, d.subscription_id, d.next_attempt_at
-                from webhook_deliveries d
-               where d.account_id = o.account_id and d.subscription_id = o.subscription_id
-                 and d.status = 'pending' and d.next_attempt_at <= now()
-                 and (d.lease_until is null or d.lease_until < now())
-                 and (o.enabled or d.event_type = ${TEST_EVENT_TYPE})
-               order by d.next_attempt_at
-               limit ${perSubscription}
-               for update of d skip locked
-            ) c
-        ), picked as (
-          select account_id, id, created_at, event_id,
-                 exists (select 1 from events e
-                          where e.account_id = candidates.account_id and e.id = candidates.event_id
-                            and e.created_at = oisr_ulid_time(candidates.event_id)) as has_event
-            from candidates where rn <= free order by next_attempt_at limit ${limit}
-        ), gone as (
-          -- The event's partition was dropped (retention, decision 020) while this attempt waited:
-          -- nothing is left to send, so the attempt ends failed instead of being claimed forever.
-          update webhook_deliveries d
-             set status = 'failed', next_attempt_at = null, attempted_at = now(), error = ${EVENT_GONE_ERROR}
-            from picked p
-           where not p.has_event and d.account_id = p.account_id and d.id = p.id and d.created_at = p.created_at
-        )
-        update webhook_deliveries d
-           set lease_owner = ${workerId}, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
-          from picked p, webhook_subscriptions s, events e
-         where p.has_event and d.account_id = p.account_id and d.id = p.id and d.created_at = p.created_at
-           and s.account_id = d.account_id and s.id = d.subscription_id
-           and e.account_id = d.account_id and e.id = d.event_id and e.created_at = oisr_ulid_time(d.event_id)
-        returning d.account_id, d.id, d.subscription_id, d.event_id, d.event_type, d.attempt, s.url, s.secret,
-                  s.previous_secret, s.previous_secret_expires_at > now() as previous_live,
-                  ${servedEventBody(sql.raw("e.payload"))} as payload, e.traceparent`);
+      const rows = await claimDue(database, workerId, limit, perSubscription, leaseMs);
       return rows.map((r) => ({
         accountId: r.account_id,
         id: r.id,
@@ -305,6 +236,12 @@ export function createDeliveryStore(database: Database, workerId: string) {
     },
 
     /**
+     * Records successful attempts in one transaction (succeeded.ts); returns the ids recorded, the
+     * others lost their lease (record() would say lease_lost).
+     */
+    recordSucceeded: (done: readonly Succeeded[]) => recordSucceeded(database, workerId, done),
+
+    /**
      * Gives a claimed attempt back, not sent, counted nowhere: due again at once after a shutdown cut
      * it short, or when its subscription's pause ends (`pausedUntilMs`, the receiver's Retry-After).
      */
@@ -320,16 +257,11 @@ export function createDeliveryStore(database: Database, workerId: string) {
 
     /** Milliseconds until an attempt or an undispatched event needs attention; null when none will. */
     async nextDueInMs(): Promise<number | null> {
-      // greatest() skips nulls: an attempt is due at its time, once its lease ran out and its subscription's pause ended.
-      const [row] = await database.rows<{ ms: number | string | null; undispatched: boolean }>(
-        sql`select (select extract(epoch from (min(greatest(d.next_attempt_at, d.lease_until, s.paused_until)) - now())) * 1000
-                      from webhook_deliveries d
-                      join webhook_subscriptions s on s.account_id = d.account_id and s.id = d.subscription_id
-                     where d.status = 'pending') as ms,
-                   exists (select 1 from events where dispatched_at is null) as undispatched`,
+      const [row] = await database.rows<{ undispatched: boolean }>(
+        sql`select exists (select 1 from events where dispatched_at is null) as undispatched`,
       );
       if (row?.undispatched) return 0;
-      return row?.ms == null ? null : Math.max(0, Number(row.ms));
+      return attemptsDueInMs(database);
     },
     ...createDeliveryHistory(database),
   };

@@ -15,7 +15,7 @@
 //                                          the pause ends, not sent — pauses.ts)
 //   pending, unleased ──subscription disabled (PATCH, 410, failing streak)──▶ deleted
 //   pending, unleased ──subscription paused (429/503 Retry-After)──▶ due when the pause ends
-//   pending, its event dropped by retention ──claim──▶ failed (EVENT_GONE_ERROR, attempts.ts)
+//   pending, its event dropped by retention ──claim──▶ failed (EVENT_GONE_ERROR, claim.ts)
 //   any ──its partition past retention (partitions/retention.ts)──▶ dropped
 //   any, with its subscription ──DELETE──▶ deleted
 //
@@ -26,7 +26,10 @@
 // Statements, one owner each:
 //   rounds.ts         newRound, nextAttemptOf, lockSubscription (the row lock rounds are numbered under)
 //   fan-out.ts        fanOut: outbox events → round 0 for every enabled subscription listing their type
-//   attempts.ts       the dispatcher's queue: claim (lease, SKIP LOCKED), record, release, nextDueInMs
+//   claim.ts          the claim (per-subscription probes, advisory lock per subscription, lease,
+//                     SKIP LOCKED) and when the next attempt is due: cost independent of backlog and history
+//   attempts.ts       the dispatcher's queue: claim, record, release, nextDueInMs
+//   succeeded.ts      several successful attempts recorded in one transaction (the dispatcher batches them)
 //   pauses.ts         the Retry-After pause notice every dispatcher hears (WEBHOOK_PAUSES_CHANNEL)
 //   subscriptions.ts  CRUD, secret rotation, the test event, dropPendingDeliveries
 //   resend.ts         POST …/deliveries/{id}/retry
@@ -39,7 +42,8 @@
 //      record, retry and each recovery step take it first;
 //   2. then the attempts (the one being recorded, the ones dropped or held back, the new round).
 // Fan-out writes attempts without locking subscriptions (its `events` rows are locked SKIP LOCKED
-// by outbox/), and the claim locks attempts only, SKIP LOCKED: neither ever waits on the others.
+// by outbox/), and the claim takes a try-lock (advisory, per subscription, among claims only) and
+// locks attempts SKIP LOCKED: neither ever waits on the others.
 export {
   type AttemptResult,
   type ClaimedDelivery,
@@ -60,3 +64,4 @@ export {
   type SubscriptionRow,
   type SubscriptionStore,
 } from "./subscriptions.ts";
+export type { Succeeded } from "./succeeded.ts";
