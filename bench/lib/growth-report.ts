@@ -83,7 +83,7 @@ export function printResults(
     });
     if (a === large.retention)
       rows.push({
-        figure: `${label}: WAL written, bytes (the cluster's; other databases in an idle interval as long: ${fmt(a.backgroundWalBytes)})`,
+        figure: `${label}: WAL written, bytes (this database's records, pg_walinspect; in an idle interval as long: ${fmt(a.backgroundWalBytes)})`,
         value: fmt(a.walBytes),
         baseline: `${fmt(b.walBytes)} (idle: ${fmt(b.backgroundWalBytes)})`,
         goal: "≤ 1,048,576",

@@ -1,9 +1,11 @@
 // The retention step of the growth benchmark: one pass of the server's own retention
 // (`oisr-server retention run`), measured from outside: wall time, WAL written
-// (pg_current_wal_lsn before and after) and dead tuples left in the tables retention touches
+// (this database's records between the WAL positions before and after, read with pg_walinspect as
+// bench/retention-wal.ts does) and dead tuples left in the tables retention touches
 // (pg_stat_user_tables, partitions included).
-// The WAL position is the cluster's: other databases on a shared cluster write WAL too, so the same
-// interval is measured idle just before, and both are printed.
+// Other databases on a shared cluster write WAL too; counting only the records whose blocks are in
+// this database leaves them out (commit records, which name no block, are left out with them). The
+// same interval is still measured idle just before, and both are printed.
 import postgres from "postgres";
 import { runJson, SERVER_MAIN } from "./processes.ts";
 
@@ -17,7 +19,7 @@ export interface RetentionRun {
   walBytes: number;
   /** Of walBytes, what the command wrote (null without it). */
   commandWalBytes: number | null;
-  /** WAL the cluster wrote in an idle interval as long, just before (other databases' work). */
+  /** WAL of this database's blocks in an idle interval as long, just before (its own background work). */
   backgroundWalBytes: number;
   deadTuples: number;
   /** The command's JSON output (partitions created/dropped, rows, duration_ms), when it ran. */
@@ -28,14 +30,19 @@ export interface RetentionRun {
 }
 
 async function walLsn(sql: postgres.Sql): Promise<string> {
-  const [row] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+  await sql`create extension if not exists pg_walinspect`;
+  const [row] = await sql<{ lsn: string }[]>`select pg_current_wal_insert_lsn()::text as lsn`;
   return row?.lsn ?? "0/0";
 }
 
+/** Bytes of the WAL records since `lsn` that touch this database's blocks. */
 async function walSince(sql: postgres.Sql, lsn: string): Promise<number> {
-  const [row] = await sql<
-    { b: string }[]
-  >`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn}::pg_lsn)::text as b`;
+  // Up to the flushed position: every record of a committed step is there, and walinspect reads
+  // no further.
+  const [row] = await sql<{ b: string }[]>`
+    select coalesce(sum(record_length), 0)::text as b
+      from pg_get_wal_records_info(${lsn}::pg_lsn, pg_current_wal_flush_lsn())
+     where block_ref like '%/' || (select oid from pg_database where datname = current_database()) || '/%'`;
   return Number(row?.b ?? 0);
 }
 

@@ -89,7 +89,7 @@ export const webhookDeliveries = pgTable(
     // An event's attempts.
     index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
     index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
-    // The claim's per-subscription probes (webhooks/sql/claim.ts, migration 0018): the oldest due
+    // The claim's per-subscription probes (webhooks/sql/claim.ts, migration 0016): the oldest due
     // attempt of a subscription, and its leases, without reading its backlog or its history.
     index("webhook_deliveries_pending_idx")
       .on(t.accountId, t.subscriptionId, t.nextAttemptAt)

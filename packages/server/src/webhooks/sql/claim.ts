@@ -3,7 +3,7 @@
 //
 // Its cost does not grow with the backlog or the history (decision 019, "claim cost"). It starts
 // from the subscriptions (a few hundred rows) and, per subscription, probes two partial indexes of
-// migration 0018: the oldest due unleased attempt (webhook_deliveries_pending_idx, ordered by
+// migration 0016: the oldest due unleased attempt (webhook_deliveries_pending_idx, ordered by
 // next_attempt_at: one descent per partition) and the leased ones (webhook_deliveries_leased_idx:
 // at most perSubscription rows, plus leases of dead dispatchers until they are claimed again).
 // The claim it replaced grouped every due attempt to find the subscriptions with work (80 ms at
