@@ -38,7 +38,11 @@ async function walLsn(sql: postgres.Sql): Promise<string> {
 /** Bytes of the WAL records since `lsn` that touch this database's blocks. */
 async function walSince(sql: postgres.Sql, lsn: string): Promise<number> {
   // Up to the flushed position: every record of a committed step is there, and walinspect reads
-  // no further.
+  // no further. Nothing flushed since `lsn` (an idle interval) is nothing written.
+  const [flushed] = await sql<
+    { after: boolean }[]
+  >`select pg_current_wal_flush_lsn() > ${lsn}::pg_lsn as after`;
+  if (!flushed?.after) return 0;
   const [row] = await sql<{ b: string }[]>`
     select coalesce(sum(record_length), 0)::text as b
       from pg_get_wal_records_info(${lsn}::pg_lsn, pg_current_wal_flush_lsn())

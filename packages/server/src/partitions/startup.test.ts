@@ -30,6 +30,9 @@ it("a new database started with ten minutes of retention holds minute-long reque
     );
     expect(rows.length, parent).toBeGreaterThanOrEqual(5);
     expect(new Set(rows.map((r) => r.ms)), parent).toEqual(new Set([60_000]));
-    expect(rows.filter((r) => r.covers_now), parent).toHaveLength(1);
+    expect(
+      rows.filter((r) => r.covers_now),
+      parent,
+    ).toHaveLength(1);
   }
 });
