@@ -6,35 +6,15 @@
 // read back through the stores, the fan-out order go on, a pending attempt still be claimed and the
 // first retention pass drop the old range of both tables. PGlite on disk, or PostgreSQL with
 // DATABASE_URL.
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DAY_MS } from "@oisr/contract";
 import { ulid } from "ulidx";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openServices } from "../services.ts";
 import { createDeliveryStore } from "../webhooks/sql/attempts.ts";
-import { freshDatabaseEnv } from "../webhooks/test-support.ts";
 import { sql } from "./client.ts";
-import { migrationsFolder } from "./database.ts";
+import { databaseAtMigration } from "./migration-test-support.ts";
 
-const BEFORE = 14;
-const dir = mkdtempSync(join(tmpdir(), "oisr-0015-"));
-const cleanups: (() => Promise<void>)[] = [async () => rmSync(dir, { recursive: true, force: true })];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-/** The migrations folder as it was before 0015. */
-function migrationsBefore(): string {
-  const folder = join(dir, "drizzle");
-  cpSync(migrationsFolder, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx <= BEFORE);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
+const before = databaseAtMigration(14);
 
 const now = Date.now();
 const at = (ms: number) => new Date(ms).toISOString();
@@ -67,35 +47,9 @@ const oldRows = `
     ('acc_old', '${failedAttempt}', 'whs_1', '${pendingEvent.id}', 'return.created', 1, 'failed', '${at(pendingEvent.ms + 5000)}', '${at(pendingEvent.ms + 1000)}', '${at(pendingEvent.ms + 1002)}'),
     ('acc_old', '${retryAttempt}', 'whs_1', '${pendingEvent.id}', 'return.created', 2, 'pending', '${at(now - 1000)}', null, '${at(pendingEvent.ms + 5002)}');`;
 
-/** A database at migration 0014 holding the rows above; its settings for openServices. */
-async function databaseBefore(): Promise<{ databaseUrl: string | undefined; dataDir: string }> {
-  const folder = migrationsBefore();
-  const fresh = await freshDatabaseEnv();
-  cleanups.push(fresh.drop);
-  if (fresh.env.DATABASE_URL) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    const client = postgres(fresh.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-    await migrate(drizzle({ client }), { migrationsFolder: folder });
-    await client.unsafe(oldRows);
-    await client.end();
-    return { databaseUrl: fresh.env.DATABASE_URL, dataDir: "memory://" };
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const dataDir = join(dir, "pglite");
-  const client = await PGlite.create(dataDir);
-  await migrate(drizzle({ client }), { migrationsFolder: folder });
-  await client.exec(oldRows);
-  await client.close();
-  return { databaseUrl: undefined, dataDir };
-}
-
 it("keeps every event and attempt of before, in the partition of its id's day, readable through the stores", async () => {
-  const services = await openServices(await databaseBefore());
-  cleanups.push(() => services.database.close());
+  const services = await openServices(await before.open(oldRows));
+  before.onCleanup(() => services.database.close());
   const { database } = services;
 
   const kinds = await database.rows<{ relname: string; kind: string }>(

@@ -6,33 +6,13 @@
 // retention pass drop what is past retention. PGlite on disk, or PostgreSQL with DATABASE_URL.
 
 import { createHash, randomUUID } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { DAY_MS } from "@oisr/contract";
-import { afterAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { openServices, type Services } from "../services.ts";
-import { freshDatabaseEnv } from "../webhooks/test-support.ts";
 import { sql } from "./client.ts";
-import { migrationsFolder } from "./database.ts";
+import { databaseAtMigration } from "./migration-test-support.ts";
 
-const BEFORE = 13;
-const dir = mkdtempSync(join(tmpdir(), "oisr-0014-"));
-const cleanups: (() => Promise<void>)[] = [async () => rmSync(dir, { recursive: true, force: true })];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-/** The migrations folder as it was before 0014. */
-function migrationsBefore(): string {
-  const folder = join(dir, "drizzle");
-  cpSync(migrationsFolder, folder, { recursive: true });
-  const journalFile = join(folder, "meta", "_journal.json");
-  const journal = JSON.parse(readFileSync(journalFile, "utf8")) as { entries: { idx: number }[] };
-  journal.entries = journal.entries.filter((e) => e.idx <= BEFORE);
-  writeFileSync(journalFile, JSON.stringify(journal));
-  return folder;
-}
+const before = databaseAtMigration(13);
 
 const idAt = (ms: number) => {
   const hex = ms.toString(16).padStart(12, "0");
@@ -59,32 +39,6 @@ const oldRows = `
          ('acc_old', 'POST /ingest/orders', 'old-key', '${bodyHash}', '${finished}',
           '{"message": "accepted", "request_id": "${finished}", "trace_id": "t1"}', now() - interval '30 hours');`;
 
-/** A database at migration 0013 holding the rows above; its settings for openServices. */
-async function databaseBefore(): Promise<{ databaseUrl: string | undefined; dataDir: string }> {
-  const folder = migrationsBefore();
-  const fresh = await freshDatabaseEnv();
-  cleanups.push(fresh.drop);
-  if (fresh.env.DATABASE_URL) {
-    const { default: postgres } = await import("postgres");
-    const { drizzle } = await import("drizzle-orm/postgres-js");
-    const { migrate } = await import("drizzle-orm/postgres-js/migrator");
-    const client = postgres(fresh.env.DATABASE_URL, { max: 1, onnotice: () => {} });
-    await migrate(drizzle({ client }), { migrationsFolder: folder });
-    await client.unsafe(oldRows);
-    await client.end();
-    return { databaseUrl: fresh.env.DATABASE_URL, dataDir: "memory://" };
-  }
-  const { PGlite } = await import("@electric-sql/pglite");
-  const { drizzle } = await import("drizzle-orm/pglite");
-  const { migrate } = await import("drizzle-orm/pglite/migrator");
-  const dataDir = join(dir, "pglite");
-  const client = await PGlite.create(dataDir);
-  await migrate(drizzle({ client }), { migrationsFolder: folder });
-  await client.exec(oldRows);
-  await client.close();
-  return { databaseUrl: undefined, dataDir };
-}
-
 const partitionOf = async (services: Services, id: string) =>
   (
     await services.database.rows<{ p: string }>(
@@ -93,8 +47,8 @@ const partitionOf = async (services: Services, id: string) =>
   )[0]?.p;
 
 it("keeps every row of before, in the partition of its day, readable and replayable as before", async () => {
-  const services = await openServices(await databaseBefore());
-  cleanups.push(() => services.database.close());
+  const services = await openServices(await before.open(oldRows));
+  before.onCleanup(() => services.database.close());
 
   const [partitioned] = await services.database.rows<{ kind: string }>(
     sql`select relkind::text as kind from pg_class where relname = 'requests'`,
