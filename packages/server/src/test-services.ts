@@ -5,7 +5,9 @@ import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll } from "vitest";
 import { sql } from "./db/client.ts";
 import type { RequestKind } from "./queue/statuses.ts";
+import { insertPending } from "./queue/transitions.ts";
 import { openServices, type Services } from "./services.ts";
+import { newRequestId } from "./store/ids.ts";
 import { freshDatabaseEnv } from "./webhooks/test-support.ts";
 
 /** Opens the services before the file's tests (then calls `use`) and closes and drops them after. */
@@ -87,3 +89,24 @@ export const badOrder = (externalId?: string) =>
       { line_id: "1", sku: "SKU-1", quantity: 1, unit_price: "1.00" },
     ],
   });
+
+/**
+ * `n` pending requests of `accountId` with empty bodies, inserted straight into the queue (no
+ * accept statement, no rate limit): for tests of the queue's own ordering and gauges.
+ */
+export const queueEmptyRequests = (services: Services, accountId: string, n: number) =>
+  insertPending(
+    services.database,
+    JSON.stringify(
+      Array.from({ length: n }, () => ({
+        a: accountId,
+        i: newRequestId(),
+        k: "orders",
+        t: "0",
+        ik: null,
+        p: null,
+        b: {},
+        n: 1,
+      })),
+    ),
+  );

@@ -3,33 +3,16 @@
 import { expect, it } from "vitest";
 import { sql } from "../db/client.ts";
 import type { Services } from "../services.ts";
-import { newRequestId } from "../store/ids.ts";
-import { useFreshServices } from "../test-services.ts";
+import { queueEmptyRequests, useFreshServices } from "../test-services.ts";
 import { createWorkerQueue } from "./index.ts";
 import { SHORT_QUEUE } from "./leases.ts";
-import { insertPending } from "./transitions.ts";
 
 let services: Services;
 useFreshServices((s) => {
   services = s;
 });
 
-const queue = (accountId: string, n: number) =>
-  insertPending(
-    services.database,
-    JSON.stringify(
-      Array.from({ length: n }, () => ({
-        a: accountId,
-        i: newRequestId(),
-        k: "orders",
-        t: "0",
-        ik: null,
-        p: null,
-        b: {},
-        n: 1,
-      })),
-    ),
-  );
+const queue = (accountId: string, n: number) => queueEmptyRequests(services, accountId, n);
 
 /** Makes the accounts due in the order given, a second apart (a claim takes the longest waiting first). */
 async function dueInOrder(...accounts: string[]) {
