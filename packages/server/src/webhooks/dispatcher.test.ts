@@ -6,13 +6,12 @@ import { describe, expect, it } from "vitest";
 import { configWith } from "../config.ts";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
-import { events } from "../db/schema.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
-import { newId, newIdAt } from "../store/ids.ts";
+import { newId } from "../store/ids.ts";
 import { startDispatcher } from "./dispatcher.ts";
 import type { WebhookSender } from "./http-sender.ts";
 import { type AttemptResult, createDeliveryStore, createSubscriptionStore } from "./sql/index.ts";
-import { sleep, useFreshDatabase, waitFor } from "./test-support.ts";
+import { insertReturnEvents, sleep, useFreshDatabase, waitFor } from "./test-support.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {
@@ -24,19 +23,7 @@ const logger = pino({ level: "silent" });
 
 /** Emits events the way the request worker does: commit, then notify. */
 async function emit(accountId: string, count: number): Promise<void> {
-  const now = new Date().toISOString();
-  await database.db.insert(events).values(
-    Array.from({ length: count }, () => {
-      const id = newIdAt("evt", now);
-      return {
-        accountId,
-        id,
-        type: "return.created",
-        createdAt: now,
-        payload: { id, type: "return.created", created_at: now, data: { object: {} } },
-      };
-    }),
-  );
+  await insertReturnEvents(database, accountId, count);
   await database.notify(EVENTS_CHANNEL, accountId);
 }
 

@@ -6,12 +6,11 @@ import { describe, expect, it } from "vitest";
 import { configWith } from "../../config.ts";
 import { EVENTS_CHANNEL } from "../../db/channels.ts";
 import type { Database } from "../../db/client.ts";
-import { events } from "../../db/schema.ts";
 import { webhookDeliveries } from "../../db/webhook-schema.ts";
-import { newId, newIdAt } from "../../store/ids.ts";
+import { newId } from "../../store/ids.ts";
 import { startDispatcher } from "../dispatcher.ts";
 import type { WebhookSender } from "../http-sender.ts";
-import { sleep, useFreshDatabase, waitFor } from "../test-support.ts";
+import { insertReturnEvents, sleep, useFreshDatabase, waitFor } from "../test-support.ts";
 import { createDeliveryStore, type RecordPolicy } from "./attempts.ts";
 import { fanOut } from "./fan-out.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
@@ -34,19 +33,7 @@ async function queued(count: number, url = "http://127.0.0.1:9/unused") {
   });
   await sleep(2);
   if (count === 0) return { accountId, sub };
-  const now = new Date().toISOString();
-  await database.db.insert(events).values(
-    Array.from({ length: count }, () => {
-      const id = newIdAt("evt", now);
-      return {
-        accountId,
-        id,
-        type: "return.created",
-        createdAt: now,
-        payload: { id, type: "return.created", created_at: now, data: { object: {} } },
-      };
-    }),
-  );
+  await insertReturnEvents(database, accountId, count);
   while ((await fanOut(database)).events > 0);
   return { accountId, sub };
 }
@@ -127,19 +114,7 @@ describe("two dispatchers", () => {
       [0, 1].map(() => startDispatcher({ config, database, logger, send, maxInFlight: 8 })),
     );
     try {
-      const now = new Date().toISOString();
-      await database.db.insert(events).values(
-        Array.from({ length: 30 }, () => {
-          const id = newIdAt("evt", now);
-          return {
-            accountId,
-            id,
-            type: "return.created",
-            createdAt: now,
-            payload: { id, type: "return.created", created_at: now, data: { object: {} } },
-          };
-        }),
-      );
+      await insertReturnEvents(database, accountId, 30);
       await database.notify(EVENTS_CHANNEL, accountId);
       await waitFor(() => sent.length >= 30 || undefined, "30 deliveries", 20_000);
       expect(new Set(sent).size).toBe(30);
