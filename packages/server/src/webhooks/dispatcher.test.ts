@@ -11,7 +11,8 @@ import { newId } from "../store/ids.ts";
 import { startDispatcher } from "./dispatcher.ts";
 import type { WebhookSender } from "./http-sender.ts";
 import { type AttemptResult, createDeliveryStore, createSubscriptionStore } from "./sql/index.ts";
-import { insertReturnEvents, sleep, useFreshDatabase, waitFor } from "./test-support.ts";
+import { insertReturnEvents } from "../outbox/test-support.ts";
+import { sleep, useFreshDatabase, waitFor } from "./test-support.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {

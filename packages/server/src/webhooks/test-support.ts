@@ -7,8 +7,6 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll } from "vitest";
 import { type Database, openDatabase } from "../db/client.ts";
 import { freshDatabase } from "../db/fresh-database.ts";
-import { events } from "../db/schema.ts";
-import { newIdAt } from "../store/ids.ts";
 
 export interface Received {
   headers: IncomingHttpHeaders;
@@ -101,25 +99,4 @@ export function useFreshDatabase(use: (database: Database) => void): void {
     await database?.close();
     await drop?.();
   });
-}
-
-/** Inserts `count` committed `return.created` events of `accountId`, ids made at their created_at. */
-export async function insertReturnEvents(
-  database: Database,
-  accountId: string,
-  count: number,
-): Promise<void> {
-  const now = new Date().toISOString();
-  await database.db.insert(events).values(
-    Array.from({ length: count }, () => {
-      const id = newIdAt("evt", now);
-      return {
-        accountId,
-        id,
-        type: "return.created",
-        createdAt: now,
-        payload: { id, type: "return.created", created_at: now, data: { object: {} } },
-      };
-    }),
-  );
 }
