@@ -7,11 +7,11 @@ import { configWith } from "../config.ts";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Database } from "../db/client.ts";
 import { webhookDeliveries } from "../db/webhook-schema.ts";
+import { insertReturnEvents } from "../outbox/test-support.ts";
 import { newId } from "../store/ids.ts";
 import { startDispatcher } from "./dispatcher.ts";
 import type { WebhookSender } from "./http-sender.ts";
 import { type AttemptResult, createDeliveryStore, createSubscriptionStore } from "./sql/index.ts";
-import { insertReturnEvents } from "../outbox/test-support.ts";
 import { sleep, useFreshDatabase, waitFor } from "./test-support.ts";
 
 let database: Database;
