@@ -47,6 +47,10 @@ export async function lockMembers(
          for update`,
     tx,
   );
-  if (rows.length !== members.length || rows.some((r, i) => r.id !== members[i]?.id)) throw new LeaseLost();
+  if (rows.length !== members.length || rows.some((r, i) => r.id !== members[i]?.id))
+    throw new LeaseLost(
+      `lockMembers found ${rows.length} processing requests in seq ${first.seq}..${last.seq} for ${members.length} members` +
+        ` (first found ${rows[0]?.id ?? "none"}, first member ${first.id})`,
+    );
   return rows;
 }

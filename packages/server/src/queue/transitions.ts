@@ -62,8 +62,11 @@ export type Outcome = { id: string; seq: number } & (
 );
 
 export class LeaseLost extends Error {
-  constructor() {
-    super("the worker's lease on the account was taken over");
+  /** `detail` says which fenced statement found what, so a lease_lost rollback in the logs can be told apart. */
+  readonly detail: string;
+  constructor(detail: string) {
+    super(`the worker's lease on the account was taken over (${detail})`);
+    this.detail = detail;
   }
 }
 
@@ -240,7 +243,8 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
             returning ${RECORD_COLUMNS}`,
         tx,
       );
-      if (updated.length !== rows.length) throw new LeaseLost();
+      if (updated.length !== rows.length)
+        throw new LeaseLost(`finishStage recorded ${updated.length} of ${rows.length} requests`);
       const byId = new Map(updated.map((r) => [r.id, r]));
       // The domain's outcomes, which the statement above stored as the records' result and errors.
       const records = outcomes.map((o) => ({
@@ -275,7 +279,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                where account_id = ${accountId} and lease_owner = ${workerId} returning account_id`,
           tx,
         );
-        if (held.length === 0) throw new LeaseLost();
+        if (held.length === 0) throw new LeaseLost("settleFailed found the lease gone");
         const updated = await database.rows<RecordRow & { traceparent: string | null }>(
           sql`update requests r
                  set status = case when u.dead then 'dead' else 'processing' end,

@@ -194,7 +194,7 @@ describe("apply stages", () => {
       sql`update request_queues set lease_owner = 'w2' where account_id = ${acct}`,
     );
     const outcome = await applyStage(services, queue, acct, { members }, config);
-    expect(outcome).toEqual({ kind: "lease_lost" });
+    expect(outcome).toMatchObject({ kind: "lease_lost" });
     expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([
       ["processing", 1],
       ["processing", 1],

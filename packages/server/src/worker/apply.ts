@@ -34,7 +34,7 @@ export interface StageInput {
 
 export type StageOutcome =
   /** Another worker took the account over: nothing of this stage was applied. */
-  | { kind: "lease_lost" }
+  | { kind: "lease_lost"; detail: string }
   /** The previous stage did not commit: this one rolled back, its requests never ran. */
   | { kind: "abandoned" }
   | { kind: "applied"; members: (StartedRequest & { outcome: "succeeded" | "failed" })[] };
@@ -138,7 +138,7 @@ export async function applyStage(
   } catch (err) {
     hooks.onSettled?.(false);
     if (err instanceof Abandoned) return { kind: "abandoned" };
-    if (err instanceof LeaseLost) return { kind: "lease_lost" };
+    if (err instanceof LeaseLost) return { kind: "lease_lost", detail: err.detail };
     throw err;
   }
 }

@@ -275,9 +275,10 @@ export async function startWorker(deps: {
       if (outcome.kind === "lease_lost") {
         metrics.stageRollbacks.inc({ reason: "lease_lost" });
         for (const m of members) metrics.attempts.inc({ kind: m.kind, result: "lease_lost" });
-        logger.info(
-          { accountId, requestIds: members.map((m) => m.id), outcome: "lease_lost" },
-          "stage abandoned",
+        // A warning: its requests keep the attempt and start again, so a caller sees `attempts: 2`.
+        logger.warn(
+          { accountId, requestIds: members.map((m) => m.id), outcome: "lease_lost", detail: outcome.detail },
+          "stage rolled back: lease lost",
         );
         return false;
       }
