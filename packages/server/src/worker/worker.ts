@@ -158,7 +158,9 @@ export async function startWorker(deps: {
       while (more && keepGoing()) {
         // PGlite runs in this thread and its promises resolve without a turn of the event loop, so
         // a worker draining a backlog would keep HTTP calls and timers waiting until it is done.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        // On PostgreSQL every stage waits for the database, and this turn only delayed a quiet
+        // account's first statement behind the busy stages' queued work.
+        if (!pipelining) await new Promise<void>((resolve) => setImmediate(resolve));
         more = await runChain(accountId, counted, keepGoing);
         // With every slot busy, another account that waits gets this one's slot now. On PostgreSQL
         // the wake-up says so (`contended`); PGlite delivers it only after the stages that hold its
@@ -270,7 +272,7 @@ export async function startWorker(deps: {
         services,
         queue,
         accountId,
-        span ? { ...input, traceparent: span.traceparent } : input,
+        { ...input, traceparent: span?.traceparent, short },
         config,
         {
           onReady,
