@@ -53,9 +53,10 @@ interface Run {
   drainPerSec: number;
   /**
    * Where the quiet requests' time went, from the record's own timestamps (server clock, ms):
-   * accepted → started (notify, claim, lease, startStage), started → completed (lock, read, apply
-   * in memory: `completed_at` is the stage's clock before it writes), completed → the GET that saw
-   * it (write, finish, commit, and the 2 ms poll), each as [p50, p99].
+   * accepted → started (the accept's commit and NOTIFY, claim, startStage), started → completed
+   * (lock and read the bodies, load state, apply, reserve positions, write changes, then
+   * `finishStage`, whose clock `completed_at` is), completed → the GET that saw it (the request
+   * events' insert, commit, the 2 ms poll and the GET itself), each as [p50, p99].
    */
   parts: { toStart: number[]; toApplied: number[]; toSeen: number[] };
 }
