@@ -31,9 +31,8 @@ export interface StageInput {
   /** The stage's span (tracing on only): stored with the events it writes, for their deliveries' spans. */
   traceparent?: string;
   /**
-   * A short stage (a quiet account's few requests, priority-gate.ts): its JavaScript is brief, so
-   * it gives the event loop no extra turns, each of which waited behind whatever the busy stages
-   * had queued.
+   * A short stage (a quiet account's few requests): its JavaScript is brief, so it gives the event
+   * loop no extra turns, each of which waited behind whatever the busy stages had queued.
    */
   short?: boolean;
 }
@@ -53,11 +52,6 @@ export interface StageHooks {
   onReady?(ready: { lastSeq: number; changes: Changes }): void;
   /** The transaction ended: whether it committed. Called before anything else happens after it. */
   onSettled?(committed: boolean): void;
-  /**
-   * Before each statement of a big stage: waits while a short stage of this process is in flight
-   * (priority-gate.ts), so the short one's statements do not queue behind this one's turns.
-   */
-  beforeStatement?(): Promise<void> | undefined;
 }
 
 class Abandoned extends Error {}
@@ -75,10 +69,8 @@ export async function applyStage(
 ): Promise<StageOutcome> {
   const { database } = services;
   const { members, previous } = input;
-  const gate = () => hooks.beforeStatement?.();
   const turn = input.short ? () => undefined : yieldToEventLoop;
   try {
-    await gate();
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
       // Sent together, answered in one round trip: postgres.js pipelines them on the transaction's
       // connection in the order they are called, so the lock timeout is in force for the locks
@@ -104,11 +96,9 @@ export async function applyStage(
       // The event loop's turn between the stage's longest stretches of JavaScript (parsing up to
       // 1,000 bodies, then applying them): another account's stage, and the API in the same
       // process, run in between instead of after the whole stage.
-      await gate();
       await turn();
       const now = new Date().toISOString();
       const { results, changes } = applyChain(state, chain, { now, newId });
-      await gate();
       await turn();
 
       // Writes keep commit order: the account's feed positions are taken after the stage before
@@ -131,9 +121,7 @@ export async function applyStage(
       // events (outbox/positions.ts): the account row is the first thing it writes (lock order,
       // outbox/index.ts).
       const feedCount = feedPositions(changes, outbox);
-      await gate();
       const slots = await reserveRequestEvents(database, tx, accountId, feedCount + results.length);
-      await gate();
       await writeChanges(tx, accountId, changes, outbox, now, slots.after);
       const finished: Outcome[] = results.map((r, i) => {
         const { id, seq } = members[i] as StartedRequest;
@@ -141,7 +129,6 @@ export async function applyStage(
           ? { id, seq, status: "succeeded", result: r.result }
           : { id, seq, status: "failed", errors: r.errors };
       });
-      await gate();
       await queue.finishStage(tx, accountId, finished, now, input.traceparent, {
         after: slots.after + feedCount,
         subscribed: slots.subscribed,

@@ -12,7 +12,6 @@ import type { Services } from "../services.ts";
 import { startStageSpan } from "../telemetry/queue-spans.ts";
 import { applyStage, type StageInput } from "./apply.ts";
 import { backoffMs } from "./backoff.ts";
-import { createPriorityGate, OPEN_GATE } from "./priority-gate.ts";
 import { describeRollback } from "./rollback.ts";
 
 export interface Worker {
@@ -119,11 +118,7 @@ export async function startWorker(deps: {
   const group = config.maxAttempts >= 2;
   const pipelining = services.database.driver === "postgres" && group;
   const limits = deps.stageLimits ?? DEFAULT_STAGE_LIMITS;
-  // Short stages (fewer than MIN_YIELD_ITEMS items: a quiet account's, never a busy one's yielded
-  // stage) go first between this process's statements; on PGlite every stage already runs in turn
-  // on its one connection, where a big stage waiting with it would only hold the short one back.
-  const gate =
-    config.stageYield && services.database.driver === "postgres" ? createPriorityGate() : OPEN_GATE;
+  // Short stages: fewer than MIN_YIELD_ITEMS items, a quiet account's, never a busy one's yielded stage.
   const isShort = (members: StartedRequest[]) =>
     members.length < MIN_YIELD_ITEMS && members.reduce((n, m) => n + m.itemCount, 0) < MIN_YIELD_ITEMS;
 
@@ -190,16 +185,12 @@ export async function startWorker(deps: {
   ): Promise<boolean> {
     const ends: Promise<boolean>[] = [];
     let startFailure: unknown;
-    // Whether the chain's last started stage was big (it then waits for short stages, priority-gate.ts).
-    let big = false;
     const launch = (afterSeq: number, previous?: StageInput["previous"]) => {
       let settled!: (committed: boolean) => void;
       const committed = new Promise<boolean>((resolve) => {
         settled = resolve;
       });
       const stage = async (): Promise<boolean> => {
-        // A chain continues only after a stage of its own: wait here too if that one was big.
-        if (previous && big) await gate.pass();
         const start = await queue.startStage(accountId, afterSeq, {
           first: previous === undefined,
           group,
@@ -222,7 +213,6 @@ export async function startWorker(deps: {
         }
         if (start.kind !== "started") return false;
         counted(start.othersDue);
-        big = !isShort(start.members);
         return runStage(
           accountId,
           { members: start.members, previous },
@@ -265,23 +255,14 @@ export async function startWorker(deps: {
     const { members } = input;
     // Undefined with tracing off; otherwise the events this stage writes carry its context.
     const span = startStageSpan(accountId, members);
-    const short = isShort(members);
-    const leave = short ? gate.enter() : undefined;
     try {
       const outcome = await applyStage(
         services,
         queue,
         accountId,
-        { ...input, traceparent: span?.traceparent, short },
+        { ...input, traceparent: span?.traceparent, short: isShort(members) },
         config,
-        {
-          onReady,
-          onSettled: (committed) => {
-            leave?.();
-            onSettled(committed);
-          },
-          beforeStatement: short ? undefined : gate.pass,
-        },
+        { onReady, onSettled },
       );
       if (outcome.kind !== "applied") span?.gaveUp(outcome.kind);
       if (outcome.kind === "abandoned") {
@@ -335,8 +316,6 @@ export async function startWorker(deps: {
         (performance.now() - started) / 1000,
       );
       return false;
-    } finally {
-      leave?.();
     }
   }
 
