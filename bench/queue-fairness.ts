@@ -51,6 +51,21 @@ interface Run {
   refused: number;
   /** Busy accounts' requests applied per second while the quiet account was sending. */
   drainPerSec: number;
+  /**
+   * Where the quiet requests' time went, from the record's own timestamps (server clock, ms):
+   * accepted → started (the accept's commit and NOTIFY, claim, startStage), started → completed
+   * (lock and read the bodies, load state, apply, reserve positions, write changes, then
+   * `finishStage`, whose clock `completed_at` is), completed → the GET that saw it (the request
+   * events' insert, commit, the 2 ms poll and the GET itself), each as [p50, p99].
+   */
+  parts: { toStart: number[]; toApplied: number[]; toSeen: number[] };
+}
+
+interface RequestRecord {
+  status: string;
+  accepted_at: string;
+  started_at: string | null;
+  completed_at: string | null;
 }
 
 async function buildShape(busyCount: number): Promise<Shape> {
@@ -83,6 +98,9 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
     try {
       const quiet = api(server.url, shape.quiet.token);
       const latencies: number[] = [];
+      const toStart: number[] = [];
+      const toApplied: number[] = [];
+      const toSeen: number[] = [];
       const startedAt = performance.now();
       const startLeft = await openCount(sql, shape.busy);
       let left = startLeft;
@@ -103,8 +121,17 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
         const acked = performance.now();
         const id = ack.json.request_id as string;
         for (;;) {
-          const r = await quiet.get<{ status: string }>(`/requests/${id}`);
-          if (r.json.status === "succeeded") break;
+          const r = await quiet.get<RequestRecord>(`/requests/${id}`);
+          if (r.json.status === "succeeded") {
+            const seen = Date.now();
+            const accepted = Date.parse(r.json.accepted_at);
+            const started = Date.parse(r.json.started_at ?? "");
+            const completed = Date.parse(r.json.completed_at ?? "");
+            toStart.push(started - accepted);
+            toApplied.push(completed - started);
+            toSeen.push(seen - completed);
+            break;
+          }
           if (performance.now() - acked > 30_000) throw new Error(`request ${id} not done in 30 s`);
           await sleep(2);
         }
@@ -115,7 +142,12 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
       left = await openCount(sql, shape.busy);
       const seconds = (performance.now() - startedAt) / 1000;
       latencies.sort((a, b) => a - b);
+      const p50p99 = (xs: number[]) => {
+        xs.sort((a, b) => a - b);
+        return [percentile(xs, 50), percentile(xs, 99)];
+      };
       return {
+        parts: { toStart: p50p99(toStart), toApplied: p50p99(toApplied), toSeen: p50p99(toSeen) },
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
         max: latencies.at(-1) ?? 0,
@@ -137,8 +169,9 @@ const median = (xs: number[]) =>
     [...xs].sort((a, b) => a - b),
     50,
   );
+const partText = ([p50, p99]: number[]) => `${fmt(p50 ?? 0)}/${fmt(p99 ?? 0)}`;
 const runText = (r: Run) =>
-  `p99 ${fmt(r.p99, 1)} (p50 ${fmt(r.p50, 1)}, max ${fmt(r.max)}; ${r.samples} requests, ${r.refused} refused and sent again), drain ${fmt(r.drainPerSec)}/s`;
+  `p99 ${fmt(r.p99, 1)} (p50 ${fmt(r.p50, 1)}, max ${fmt(r.max)}; ${r.samples} requests, ${r.refused} refused and sent again), drain ${fmt(r.drainPerSec)}/s; p50/p99 ms accepted→started ${partText(r.parts.toStart)}, started→completed ${partText(r.parts.toApplied)}, completed→seen ${partText(r.parts.toSeen)}`;
 
 for (const busyCount of BUSY) {
   const shape = await buildShape(busyCount);

@@ -118,6 +118,9 @@ export async function startWorker(deps: {
   const group = config.maxAttempts >= 2;
   const pipelining = services.database.driver === "postgres" && group;
   const limits = deps.stageLimits ?? DEFAULT_STAGE_LIMITS;
+  // Short stages: fewer than MIN_YIELD_ITEMS items, a quiet account's, never a busy one's yielded stage.
+  const isShort = (members: StartedRequest[]) =>
+    members.length < MIN_YIELD_ITEMS && members.reduce((n, m) => n + m.itemCount, 0) < MIN_YIELD_ITEMS;
 
   /** The next stage's limits: the full ones while the account is alone, a time budget's worth while others want a worker. */
   const stageLimits = (): StageLimits => {
@@ -150,7 +153,9 @@ export async function startWorker(deps: {
       while (more && keepGoing()) {
         // PGlite runs in this thread and its promises resolve without a turn of the event loop, so
         // a worker draining a backlog would keep HTTP calls and timers waiting until it is done.
-        await new Promise<void>((resolve) => setImmediate(resolve));
+        // On PostgreSQL every stage waits for the database, and this turn only delayed a quiet
+        // account's first statement behind the busy stages' queued work.
+        if (!pipelining) await new Promise<void>((resolve) => setImmediate(resolve));
         more = await runChain(accountId, counted, keepGoing);
         // With every slot busy, another account that waits gets this one's slot now. On PostgreSQL
         // the wake-up says so (`contended`); PGlite delivers it only after the stages that hold its
@@ -255,7 +260,7 @@ export async function startWorker(deps: {
         services,
         queue,
         accountId,
-        span ? { ...input, traceparent: span.traceparent } : input,
+        { ...input, traceparent: span?.traceparent, short: isShort(members) },
         config,
         { onReady, onSettled },
       );
