@@ -9,6 +9,11 @@ const CLOSE_BRACE = 0x7d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
+/** 1 for the bytes that end a run of string text: a quote and a backslash. */
+const STRING_STOP = new Uint8Array(256);
+STRING_STOP[QUOTE] = 1;
+STRING_STOP[BACKSLASH] = 1;
+
 /** Where a depth scan stands between two slices of the same text (`DepthScan`). */
 export interface DepthScan {
   depth: number;
@@ -30,14 +35,16 @@ export function scanDepth(bytes: Uint8Array, max: number, scan: DepthScan, end: 
   let i = scan.next;
   while (i < end) {
     if (inString) {
-      // A string's bytes, most of a body, in a loop of their own that looks for its end only: one
-      // loop with every test on every byte took 5.6 ms on a 1 MB body of 1,000 orders, this 1.5 ms.
-      for (; i < end; i++) {
-        const c = bytes[i];
-        if (c === QUOTE) break;
-        if (c === BACKSLASH) i++;
-      }
+      // A string's bytes, most of a body, skipped in a loop of their own with one table lookup a
+      // byte: 1.9 ms against 3.6 ms for one loop testing every byte for every case, on a 1 MB body
+      // of 1,000 orders (fastest of 60 runs each, interleaved in one process).
+      while (i < end && STRING_STOP[bytes[i] as number] === 0) i++;
       if (i >= end) break;
+      if (bytes[i] === BACKSLASH) {
+        // The escaped byte is skipped, and may lie past `end`: `next` then says so.
+        i += 2;
+        continue;
+      }
       inString = false;
       i++;
       continue;
