@@ -69,8 +69,11 @@ export async function startProcess(
   };
 }
 
-/** The production build of the server (`npm run build -w @oisr/server`). */
-export const SERVER_MAIN = `${ROOT}packages/server/dist/main.mjs`;
+/**
+ * The production build of the server (`npm run build -w @oisr/server`), or another build's
+ * `main.mjs` (BENCH_SERVER_MAIN) to run a benchmark against it as a same-run A/B.
+ */
+export const SERVER_MAIN = process.env.BENCH_SERVER_MAIN ?? `${ROOT}packages/server/dist/main.mjs`;
 
 /** Rate limits high enough that no benchmark is ever throttled. */
 export const NO_RATE_LIMITS = JSON.stringify({

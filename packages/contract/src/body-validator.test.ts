@@ -121,6 +121,47 @@ describe("nestsDeeperThan", () => {
       expect(deeper, `slices of ${size}`).toBe(nestsDeeperThan(all, max));
     }
   });
+
+  it("answers as a scan testing every byte in one loop, on random texts of brackets, quotes and escapes", () => {
+    // The scan as it was before its separate loop over strings.
+    const reference = (text: Uint8Array, max: number) => {
+      let depth = 0;
+      let inString = false;
+      for (let i = 0; i < text.length; i++) {
+        const b = text[i];
+        if (inString) {
+          if (b === 0x5c) i++;
+          else if (b === 0x22) inString = false;
+        } else if (b === 0x22) inString = true;
+        else if (b === 0x5b || b === 0x7b) {
+          if (++depth > max) return true;
+        } else if (b === 0x5d || b === 0x7d) depth--;
+      }
+      return false;
+    };
+    const alphabet = '[]{}"\\a';
+    let seed = 7;
+    const next = () => {
+      seed = (seed * 1103515245 + 12345) % 2 ** 31;
+      return seed;
+    };
+    for (let n = 0; n < 2000; n++) {
+      let text = "";
+      for (let k = next() % 40; k > 0; k--) text += alphabet[next() % alphabet.length];
+      const all = bytes(text);
+      const max = next() % 4;
+      const expected = reference(all, max);
+      expect(nestsDeeperThan(all, max), text).toBe(expected);
+      const size = 1 + (next() % 5);
+      const scan = depthScanStart();
+      let deeper = false;
+      for (let end = size; !deeper; end += size) {
+        deeper = scanDepth(all, max, scan, Math.min(end, all.length));
+        if (end >= all.length) break;
+      }
+      expect(deeper, `${text} in slices of ${size}`).toBe(expected);
+    }
+  });
 });
 
 describe("BodyValidator.validateInSlices", () => {

@@ -39,6 +39,8 @@ export async function writeChanges(
    * already took (the worker takes them with its request events', one statement for both).
    */
   after?: number,
+  /** Whether an order is new to the table (its id was made in this stage): known to the worker. */
+  isNewOrder?: (id: string) => boolean,
 ): Promise<void> {
   // Orders, returns and events take their positions from one per-account sequence, under the
   // account row lock (outbox/positions.ts; lock order: outbox/index.ts).
@@ -47,7 +49,19 @@ export async function writeChanges(
 
   // An entity whose version did not change (only its source watermark moved) keeps its feed
   // position: consumers upsert by version, so sending it again would be noise.
-  if (changes.orders.length > 0) {
+  if (changes.orders.length > 0 && isNewOrder && changes.orders.every((o) => isNewOrder(o.id))) {
+    // Every order is new (a batch of creations, the bulk case): a plain insert. `on conflict` costs
+    // each row a speculative insertion, 26 against 22 ms of PostgreSQL CPU per 1,000 orders here
+    // (PostgreSQL 15), and this statement is the longest of a stage's writes, which run one stage
+    // after another. A conflict cannot happen: the ids were just made; a taken external_id fails
+    // either way.
+    await tx.execute(sql`
+      insert into orders (account_id, id, external_id, status, source, feed_seq, updated_at, body)
+      select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'status', e.body->>'source',
+             ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
+        from ${elements(changes.orders)}`);
+    seq += changes.orders.length;
+  } else if (changes.orders.length > 0) {
     await tx.execute(sql`
       insert into orders (account_id, id, external_id, status, source, feed_seq, updated_at, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'status', e.body->>'source',

@@ -122,7 +122,9 @@ export async function applyStage(
       // outbox/index.ts).
       const feedCount = feedPositions(changes, outbox);
       const slots = await reserveRequestEvents(database, tx, accountId, feedCount + results.length);
-      await writeChanges(tx, accountId, changes, outbox, now, slots.after);
+      // An order the stage's state did not hold (read in this transaction, or written by the stage
+      // before) is new to the table: its id was just made.
+      await writeChanges(tx, accountId, changes, outbox, now, slots.after, (id) => !state.orderById(id));
       const finished: Outcome[] = results.map((r, i) => {
         const { id, seq } = members[i] as StartedRequest;
         return r.status === "succeeded"
