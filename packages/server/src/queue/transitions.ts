@@ -137,8 +137,11 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
             -- One probe of request_queues_due_idx: whether another account waits for a worker.
             others as (
               select exists (select 1 from request_queues where due_at <= now() and account_id <> ${accountId}) as due),
+            -- A request never attempted is due whatever its next_attempt_at says: that is its
+            -- accept's now(), which can be later than this statement's now() when the accept
+            -- committed while this statement was being planned (two API processes under load).
             candidates as (
-              select id, seq, kind, trace_id, item_count, attempts, next_attempt_at <= now() as due
+              select id, seq, kind, trace_id, item_count, attempts, attempts = 0 or next_attempt_at <= now() as due
                 from requests
                where account_id = ${accountId} and ${isOpen} and seq > ${afterSeq}
                order by seq
@@ -148,11 +151,16 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                      bool_and(attempts = 0) over w as fresh
                 from candidates c
               window w as (order by seq)),
+            -- The requests behind the head join it only when the head starts: a run that started
+            -- them without it would leave them processing in no stage, to be started again later
+            -- with a second attempt (the scale test saw attempts 2 with nothing rolled back).
+            head as (
+              select 1 from ranked
+               where n = 1 and due and attempts < ${options.maxAttempts} and (${options.first} or attempts = 0)),
             run as (
               select id from ranked
-               where exists (select 1 from fence)
-                 and ((n = 1 and due and attempts < ${options.maxAttempts} and (${options.first} or attempts = 0))
-                   or (n > 1 and ${options.group} and fresh and items <= ${limits.maxItems}))),
+               where exists (select 1 from fence) and exists (select 1 from head)
+                 and (n = 1 or (${options.group} and fresh and items <= ${limits.maxItems}))),
             started as (
               update requests r set status = 'processing', attempts = r.attempts + 1,
                      started_at = coalesce(r.started_at, greatest(clock_timestamp(), r.accepted_at))

@@ -210,6 +210,31 @@ describe("apply stages", () => {
     expect((await queueRow(acct))?.lease_owner).toBe("w2");
   });
 
+  it("a never-attempted head whose next_attempt_at is ahead of the statement's clock starts with the requests behind it, and nothing is left processing outside the stage", async () => {
+    // An accept that commits while startStage is being planned stamps next_attempt_at with its own
+    // now(), later than startStage's: the head read as not due, and the requests behind it were
+    // started without it, left processing in no stage and started again with a second attempt.
+    const acct = await account();
+    const ids = await enqueue(
+      acct,
+      orders(order({ external_id: "A" })),
+      orders(order({ external_id: "B" })),
+      orders(order({ external_id: "C" })),
+    );
+    await services.database.rows(
+      sql`update requests set next_attempt_at = now() + interval '1 hour' where id = ${ids[0]}`,
+    );
+    const queue = await leased(acct);
+    const members = await start(queue, acct);
+    expect(members.map((m) => [m.id, m.attempts])).toEqual(ids.map((id) => [id, 1]));
+    expect((await applyStage(services, queue, acct, { members }, config)).kind).toBe("applied");
+    expect((await records(ids)).map((r) => [r.status, r.attempts])).toEqual([
+      ["succeeded", 1],
+      ["succeeded", 1],
+      ["succeeded", 1],
+    ]);
+  });
+
   it("the next stage reads through the changes of the stage before, and writes only after it committed", async () => {
     const acct = await account();
     const ids = await enqueue(
