@@ -41,6 +41,9 @@ const LIVE_ACCOUNTS = 50;
 const DRAIN = 10_000;
 const CALLS = Number(process.env.BENCH_GROWTH_CALLS ?? 200);
 const WARMUP = 20;
+/** Sessions filling at once (each its own accounts), and whether the bulk indexes are built after. */
+const FILL_SESSIONS = Math.max(1, Number(process.env.BENCH_GROWTH_FILL_SESSIONS ?? 2));
+const BUILD_INDEXES_AFTER = process.env.BENCH_GROWTH_INDEXES_AFTER !== "0";
 const LIMIT = 200;
 /** Requests per account written before the deep cursors are read (the band of bench/lib/growth-fill.ts). */
 const BAND = 2_000;
@@ -89,13 +92,47 @@ async function templates(url: string, reader: Account, sql: postgres.Sql) {
   }
 }
 
+/** The fill's sessions, each set for bulk writes. */
+async function fillSessions(url: string): Promise<postgres.Sql[]> {
+  return Promise.all(
+    Array.from({ length: FILL_SESSIONS }, async () => {
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      // The fill's statements run once each: compiling them (JIT) cost ~0.5 s a chunk. Its
+      // materialized steps hold a chunk's rows (~100 MB of bodies at 100,000): in memory, not
+      // spilled to temporary files.
+      await sql`set synchronous_commit = off`;
+      await sql`set jit = off`;
+      await sql`set work_mem = '512MB'`;
+      await sql`set maintenance_work_mem = '1GB'`;
+      return sql;
+    }),
+  );
+}
+
 async function fillHistory(url: string, sql: postgres.Sql, total: number, reader: Account) {
   const s = fill.shape(total, PER_ACCOUNT, SPAN_DAYS);
   const t = await templates(url, reader, sql);
   const started = performance.now();
-  // The fill's statements run once each: compiling them (JIT) cost ~0.5 s a chunk.
-  await sql`set synchronous_commit = off`;
-  await sql`set jit = off`;
+  const pool = await fillSessions(url);
+  try {
+    return await fillWith(url, pool, s, t, reader, started);
+  } finally {
+    await Promise.all(pool.map((p) => p.end()));
+  }
+}
+
+async function fillWith(
+  url: string,
+  pool: postgres.Sql[],
+  s: fill.Shape,
+  t: Awaited<ReturnType<typeof templates>>,
+  reader: Account,
+  started: number,
+) {
+  const sql = pool[0] as postgres.Sql;
+  /** `step` on every session, each with its own accounts. */
+  const parts = (step: (p: postgres.Sql, part: fill.Part) => Promise<void>) =>
+    Promise.all(pool.map((p, index) => step(p, { index, of: pool.length })));
   if (await isPartitioned(sql))
     await sql`select oisr_ensure_partitions(${new Date(s.startMs - 86_400_000).toISOString()}::timestamptz, now())`;
   await fill.createHelpers(sql);
@@ -108,8 +145,10 @@ async function fillHistory(url: string, sql: postgres.Sql, total: number, reader
   const R = fill.ORDER_REVISIONS;
   const lo = Math.floor(PER_ACCOUNT / 2 / R) * R;
   const hi = Math.min(PER_ACCOUNT, lo + BAND);
-  await fill.fillRequests(sql, s, t.input, lo, hi);
-  await fill.fillOrders(sql, s, t.stored, lo / R, hi / R);
+  await parts(async (p, part) => {
+    await fill.fillRequests(p, s, t.input, lo, hi, part);
+    await fill.fillOrders(p, s, t.stored, lo / R, hi / R, part);
+  });
   const server = await startOisr(url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
   const cursors: Record<string, string> = {};
   try {
@@ -124,16 +163,23 @@ async function fillHistory(url: string, sql: postgres.Sql, total: number, reader
     await server.stop();
   }
   step("band");
-  await fill.fillRequests(sql, s, t.input, 0, lo);
-  await fill.fillRequests(sql, s, t.input, hi, PER_ACCOUNT);
-  await fill.fillOrders(sql, s, t.stored, 0, lo / R);
-  await fill.fillOrders(sql, s, t.stored, hi / R, Math.ceil(PER_ACCOUNT / R));
+  // The rest without the primary keys and full secondary indexes of requests, events and
+  // deliveries, built again after (as pg_restore does): see fill.dropBulkIndexes.
+  const saved = BUILD_INDEXES_AFTER ? await fill.dropBulkIndexes(sql) : [];
+  await parts(async (p, part) => {
+    await fill.fillRequests(p, s, t.input, 0, lo, part);
+    await fill.fillRequests(p, s, t.input, hi, PER_ACCOUNT, part);
+    await fill.fillOrders(p, s, t.stored, 0, lo / R, part);
+    await fill.fillOrders(p, s, t.stored, hi / R, Math.ceil(PER_ACCOUNT / R), part);
+  });
   step("requests and orders");
+  await fill.restoreIndexes(pool, saved);
+  step(`${saved.length} indexes built`);
   await fill.finishFill(sql, s);
   await fill.dropHelpers(sql);
   await sql`drop table growth_accounts`;
   // As a long-lived database would be: statistics current, visibility map set.
-  await sql`vacuum analyze`;
+  await fill.vacuumAnalyze(pool);
   step("vacuum analyze");
   return { shape: s, cursors, fillSeconds: (performance.now() - started) / 1000 };
 }
@@ -241,7 +287,33 @@ async function measure(total: number): Promise<Figures> {
   }
 }
 
+/** BENCH_GROWTH_FILL_ONLY=1: only the large fill, its rate and the sizes (to work on the fill). */
+async function fillOnly(total: number): Promise<void> {
+  const db = await freshDatabase();
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const reader = await createAccount(db.url, "growth-reader");
+    const filled = await fillHistory(db.url, sql, total, reader);
+    console.log(
+      `[growth] filled ${fmt(total)} requests in ${fmt(filled.fillSeconds, 1)} s: ${fmt(total / filled.fillSeconds)} requests/s`,
+    );
+    for (const t of ["requests", "events", "webhook_deliveries", "orders"]) {
+      const size = await tableSize(sql, t);
+      console.log(
+        `[growth]   ${t}: ${fmt(size.rows)} rows, ${fmt(size.bytes / Math.max(1, size.rows))} bytes/row`,
+      );
+    }
+  } finally {
+    await sql.end();
+    await db.drop();
+  }
+}
+
 try {
+  if (process.env.BENCH_GROWTH_FILL_ONLY === "1") {
+    await fillOnly(TOTAL);
+    process.exit(0);
+  }
   const small = await measure(BASELINE);
   const large = await measure(TOTAL);
   printResults(small, large, {
