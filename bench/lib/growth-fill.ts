@@ -1,6 +1,7 @@
 // Fills a database with months of history for the growth benchmark (bench/growth.ts), set-based:
 // INSERT … SELECT generate_series through the server's own schema, in chunks, in acceptance order
-// (so heap and index pages are laid out as a server's would be).
+// (so heap pages are laid out as a server's would be; indexes, when dropBulkIndexes is used, are
+// built after the rows and are denser than a server's).
 //
 // The history: `accounts` accounts, each with `perAccount` one-order requests spread evenly over
 // `spanDays` ending now. Every request is what the server writes for a one-order call that
