@@ -24,11 +24,14 @@
 //   BENCH_GROWTH_INDEXES_AFTER=0                          keep every index during the fill
 // The fill writes each request's three rows from two sessions, and builds the primary keys and
 // full secondary indexes of requests, events and webhook_deliveries after the rows (as pg_restore
-// does; the band read for the deep cursors is written before they are dropped). 200k filled at
-// 5,099 requests/s against 2,930 with one session and every index kept (load average 7–15, same
-// machine, minutes apart). Freshly built indexes are denser than ones grown by inserts (leaves
-// packed to the fillfactor, none split half-empty), so the large database's index bytes are a
-// lower bound and its index reads may be a little faster than a live server's would be.
+// does; the band read for the deep cursors is written before they are dropped). 200k, FILL_ONLY,
+// alternated on 2026-11-28 01:29–01:34 UTC (load average 3.7–6.4): 7,970, 10,742 and 8,407
+// requests/s this way against 6,385 and 6,965 with SESSIONS=1 INDEXES_AFTER=0 (and 7,547 for the
+// fill before this change); under a load of 7–15 it was 5,099 against 2,930. 10 million filled in
+// 1,951 s (5,126 requests/s; the rows alone 7,100/s, then 357 s of index builds and 186 s of
+// VACUUM ANALYZE; 45 GB of tables and indexes; load 8–15). Freshly built indexes are denser than ones grown by inserts
+// (leaves packed to the fillfactor, none split half-empty), so the large database's index bytes
+// are a lower bound and its index reads may be a little faster than a live server's would be.
 import { createServer } from "node:http";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
