@@ -29,9 +29,10 @@
 // requests/s this way against 6,385 and 6,965 with SESSIONS=1 INDEXES_AFTER=0 (and 7,547 for the
 // fill before this change); under a load of 7–15 it was 5,099 against 2,930. 10 million filled in
 // 1,951 s (5,126 requests/s; the rows alone 7,100/s, then 357 s of index builds and 186 s of
-// VACUUM ANALYZE; 45 GB of tables and indexes; load 8–15). Freshly built indexes are denser than ones grown by inserts
-// (leaves packed to the fillfactor, none split half-empty), so the large database's index bytes
-// are a lower bound and its index reads may be a little faster than a live server's would be.
+// VACUUM ANALYZE; 45 GB of tables and indexes; load 8–15). Freshly built indexes are denser than
+// ones grown by inserts (leaves packed to the fillfactor, none split half-empty), so the large
+// database's index bytes are a lower bound and its index reads may be a little faster than a
+// live server's would be.
 import { createServer } from "node:http";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
