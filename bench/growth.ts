@@ -19,8 +19,20 @@
 //   BENCH_GROWTH_SECONDS=10                               seconds of each ingest load
 //   BENCH_GROWTH_PER_ACCOUNT=10000, BENCH_GROWTH_CALLS=200 history per account; timed calls per read
 //   GROWTH_PLAN=1                                         print EXPLAIN ANALYZE of each fill chunk
-// The fill runs at ~1,000 requests/s on this 2-core machine under a load average of 15–20 (each
-// request is three rows and 15 index entries); 10 million take hours there, so develop with 200k.
+//   BENCH_GROWTH_FILL_ONLY=1                              only the large fill: its rate and sizes
+//   BENCH_GROWTH_FILL_SESSIONS=2                          sessions filling at once (accounts split)
+//   BENCH_GROWTH_INDEXES_AFTER=0                          keep every index during the fill
+// The fill writes each request's three rows from two sessions, and builds the primary keys and
+// full secondary indexes of requests, events and webhook_deliveries after the rows (as pg_restore
+// does; the band read for the deep cursors is written before they are dropped). 200k, FILL_ONLY,
+// alternated on 2026-11-28 01:29–01:34 UTC (load average 3.7–6.4): 7,970, 10,742 and 8,407
+// requests/s this way against 6,385 and 6,965 with SESSIONS=1 INDEXES_AFTER=0 (and 7,547 for the
+// fill before this change); under a load of 7–15 it was 5,099 against 2,930. 10 million filled in
+// 1,951 s (5,126 requests/s; the rows alone 7,100/s, then 357 s of index builds and 186 s of
+// VACUUM ANALYZE; 45 GB of tables and indexes; load 8–15). Freshly built indexes are denser than
+// ones grown by inserts (leaves packed to the fillfactor, none split half-empty), so the large
+// database's index bytes are a lower bound and its index reads may be a little faster than a
+// live server's would be.
 import { createServer } from "node:http";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
@@ -41,6 +53,9 @@ const LIVE_ACCOUNTS = 50;
 const DRAIN = 10_000;
 const CALLS = Number(process.env.BENCH_GROWTH_CALLS ?? 200);
 const WARMUP = 20;
+/** Sessions filling at once (each its own accounts), and whether the bulk indexes are built after. */
+const FILL_SESSIONS = Math.max(1, Number(process.env.BENCH_GROWTH_FILL_SESSIONS ?? 2));
+const BUILD_INDEXES_AFTER = process.env.BENCH_GROWTH_INDEXES_AFTER !== "0";
 const LIMIT = 200;
 /** Requests per account written before the deep cursors are read (the band of bench/lib/growth-fill.ts). */
 const BAND = 2_000;
@@ -89,13 +104,47 @@ async function templates(url: string, reader: Account, sql: postgres.Sql) {
   }
 }
 
+/** The fill's sessions, each set for bulk writes. */
+async function fillSessions(url: string): Promise<postgres.Sql[]> {
+  return Promise.all(
+    Array.from({ length: FILL_SESSIONS }, async () => {
+      const sql = postgres(url, { max: 1, onnotice: () => {} });
+      // The fill's statements run once each: compiling them (JIT) cost ~0.5 s a chunk. Its
+      // materialized steps hold a chunk's rows (~100 MB of bodies at 100,000): in memory, not
+      // spilled to temporary files.
+      await sql`set synchronous_commit = off`;
+      await sql`set jit = off`;
+      await sql`set work_mem = '512MB'`;
+      await sql`set maintenance_work_mem = '1GB'`;
+      return sql;
+    }),
+  );
+}
+
 async function fillHistory(url: string, sql: postgres.Sql, total: number, reader: Account) {
   const s = fill.shape(total, PER_ACCOUNT, SPAN_DAYS);
   const t = await templates(url, reader, sql);
   const started = performance.now();
-  // The fill's statements run once each: compiling them (JIT) cost ~0.5 s a chunk.
-  await sql`set synchronous_commit = off`;
-  await sql`set jit = off`;
+  const pool = await fillSessions(url);
+  try {
+    return await fillWith(url, pool, s, t, reader, started);
+  } finally {
+    await Promise.all(pool.map((p) => p.end()));
+  }
+}
+
+async function fillWith(
+  url: string,
+  pool: postgres.Sql[],
+  s: fill.Shape,
+  t: Awaited<ReturnType<typeof templates>>,
+  reader: Account,
+  started: number,
+) {
+  const sql = pool[0] as postgres.Sql;
+  /** `step` on every session, each with its own accounts. */
+  const parts = (step: (p: postgres.Sql, part: fill.Part) => Promise<void>) =>
+    Promise.all(pool.map((p, index) => step(p, { index, of: pool.length })));
   if (await isPartitioned(sql))
     await sql`select oisr_ensure_partitions(${new Date(s.startMs - 86_400_000).toISOString()}::timestamptz, now())`;
   await fill.createHelpers(sql);
@@ -108,8 +157,10 @@ async function fillHistory(url: string, sql: postgres.Sql, total: number, reader
   const R = fill.ORDER_REVISIONS;
   const lo = Math.floor(PER_ACCOUNT / 2 / R) * R;
   const hi = Math.min(PER_ACCOUNT, lo + BAND);
-  await fill.fillRequests(sql, s, t.input, lo, hi);
-  await fill.fillOrders(sql, s, t.stored, lo / R, hi / R);
+  await parts(async (p, part) => {
+    await fill.fillRequests(p, s, t.input, lo, hi, part);
+    await fill.fillOrders(p, s, t.stored, lo / R, hi / R, part);
+  });
   const server = await startOisr(url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
   const cursors: Record<string, string> = {};
   try {
@@ -124,16 +175,23 @@ async function fillHistory(url: string, sql: postgres.Sql, total: number, reader
     await server.stop();
   }
   step("band");
-  await fill.fillRequests(sql, s, t.input, 0, lo);
-  await fill.fillRequests(sql, s, t.input, hi, PER_ACCOUNT);
-  await fill.fillOrders(sql, s, t.stored, 0, lo / R);
-  await fill.fillOrders(sql, s, t.stored, hi / R, Math.ceil(PER_ACCOUNT / R));
+  // The rest without the primary keys and full secondary indexes of requests, events and
+  // deliveries, built again after (as pg_restore does): see fill.dropBulkIndexes.
+  const saved = BUILD_INDEXES_AFTER ? await fill.dropBulkIndexes(sql) : [];
+  await parts(async (p, part) => {
+    await fill.fillRequests(p, s, t.input, 0, lo, part);
+    await fill.fillRequests(p, s, t.input, hi, PER_ACCOUNT, part);
+    await fill.fillOrders(p, s, t.stored, 0, lo / R, part);
+    await fill.fillOrders(p, s, t.stored, hi / R, Math.ceil(PER_ACCOUNT / R), part);
+  });
   step("requests and orders");
+  await fill.restoreIndexes(pool, saved);
+  step(`${saved.length} indexes built`);
   await fill.finishFill(sql, s);
   await fill.dropHelpers(sql);
   await sql`drop table growth_accounts`;
   // As a long-lived database would be: statistics current, visibility map set.
-  await sql`vacuum analyze`;
+  await fill.vacuumAnalyze(pool);
   step("vacuum analyze");
   return { shape: s, cursors, fillSeconds: (performance.now() - started) / 1000 };
 }
@@ -241,7 +299,33 @@ async function measure(total: number): Promise<Figures> {
   }
 }
 
+/** BENCH_GROWTH_FILL_ONLY=1: only the large fill, its rate and the sizes (to work on the fill). */
+async function fillOnly(total: number): Promise<void> {
+  const db = await freshDatabase();
+  const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+  try {
+    const reader = await createAccount(db.url, "growth-reader");
+    const filled = await fillHistory(db.url, sql, total, reader);
+    console.log(
+      `[growth] filled ${fmt(total)} requests in ${fmt(filled.fillSeconds, 1)} s: ${fmt(total / filled.fillSeconds)} requests/s`,
+    );
+    for (const t of ["requests", "events", "webhook_deliveries", "orders"]) {
+      const size = await tableSize(sql, t);
+      console.log(
+        `[growth]   ${t}: ${fmt(size.rows)} rows, ${fmt(size.bytes / Math.max(1, size.rows))} bytes/row`,
+      );
+    }
+  } finally {
+    await sql.end();
+    await db.drop();
+  }
+}
+
 try {
+  if (process.env.BENCH_GROWTH_FILL_ONLY === "1") {
+    await fillOnly(TOTAL);
+    process.exit(0);
+  }
   const small = await measure(BASELINE);
   const large = await measure(TOTAL);
   printResults(small, large, {

@@ -1,6 +1,7 @@
 // Fills a database with months of history for the growth benchmark (bench/growth.ts), set-based:
 // INSERT … SELECT generate_series through the server's own schema, in chunks, in acceptance order
-// (so heap and index pages are laid out as a server's would be).
+// (so heap pages are laid out as a server's would be; indexes, when dropBulkIndexes is used, are
+// built after the rows and are denser than a server's).
 //
 // The history: `accounts` accounts, each with `perAccount` one-order requests spread evenly over
 // `spanDays` ending now. Every request is what the server writes for a one-order call that
@@ -169,8 +170,19 @@ function* chunks(s: Shape, from: number, to: number, chunk: number): Generator<[
 }
 
 /**
- * Requests `from`..`to` (exclusive) of every account, with their events and deliveries, in chunks
- * of about `chunk` requests, in acceptance order. `input` is the order as the caller sends it.
+ * Which accounts one fill session writes: those with `n % of = index`. Sessions filling the same
+ * range in parallel touch the same partitions but never the same account, so their rows are the
+ * ones one session would write (a backend per session: PostgreSQL runs a statement on one core).
+ */
+export interface Part {
+  index: number;
+  of: number;
+}
+const WHOLE: Part = { index: 0, of: 1 };
+
+/**
+ * Requests `from`..`to` (exclusive) of every account of `part`, with their events and deliveries,
+ * in chunks of about `chunk` requests, in acceptance order. `input` is the order as the caller sends it.
  */
 export async function fillRequests(
   sql: postgres.Sql,
@@ -178,9 +190,10 @@ export async function fillRequests(
   input: unknown,
   from: number,
   to: number,
+  part: Part = WHOLE,
   chunk = 100_000,
 ): Promise<void> {
-  for (const [lo, hi] of chunks(s, from, to, chunk)) {
+  for (const [lo, hi] of chunks(s, from, to, chunk * part.of)) {
     // Each step is a MATERIALIZED CTE so the helpers get plain columns as arguments: PostgreSQL
     // inlines a SQL function only then, and a call it does not inline costs ~100 µs.
     const plan = await sql`${sql.unsafe(process.env.GROWTH_PLAN ? "explain (analyze, buffers)" : "")}
@@ -192,7 +205,7 @@ export async function fillRequests(
                'o' || a.n || '.' || j as oseed,
                ${s.startMs}::bigint + ${COMPLETED_MS}
                  + floor((j * ${ORDER_REVISIONS}::bigint * ${s.accounts} + a.n) * ${s.stepMs}::float8)::bigint as order_ms
-          from growth_accounts a,
+          from (select * from growth_accounts where n % ${part.of} = ${part.index}) a,
                generate_series(${lo}::bigint, ${hi - 1}::bigint) i,
                lateral (select i / ${ORDER_REVISIONS} as j, (i % ${ORDER_REVISIONS})::int as k,
                                i * ${s.accounts} + a.n as gi) x,
@@ -246,9 +259,9 @@ export async function fillRequests(
 }
 
 /**
- * Orders `from`..`to` (exclusive) of every account, each in the state its last request left it
- * (requests run j·R … j·R + R − 1, R = ORDER_REVISIONS, capped at the account's last request).
- * `stored` is the order body as the server stored it.
+ * Orders `from`..`to` (exclusive) of every account of `part`, each in the state its last request
+ * left it (requests run j·R … j·R + R − 1, R = ORDER_REVISIONS, capped at the account's last
+ * request). `stored` is the order body as the server stored it.
  */
 export async function fillOrders(
   sql: postgres.Sql,
@@ -256,16 +269,18 @@ export async function fillOrders(
   stored: unknown,
   from: number,
   to: number,
+  part: Part = WHOLE,
   chunk = 100_000,
 ): Promise<void> {
-  for (const [lo, hi] of chunks(s, from, to, chunk)) {
+  for (const [lo, hi] of chunks(s, from, to, chunk * part.of)) {
     await sql`
       with tpl as materialized (
         select ${sql.json(stored as never)}::jsonb as body, ${sql.json(stored as never)}::jsonb -> 'metadata' as meta),
       o as materialized (
         select a.n as a, 'o' || a.n || '.' || j as oseed, a.id as account_id, j, last, created_ms,
                ${s.startMs}::bigint + floor((last * ${s.accounts} + a.n) * ${s.stepMs}::float8)::bigint as last_ms
-          from growth_accounts a, generate_series(${lo}::bigint, ${hi - 1}::bigint) j,
+          from (select * from growth_accounts where n % ${part.of} = ${part.index}) a,
+               generate_series(${lo}::bigint, ${hi - 1}::bigint) j,
                lateral (select least(j * ${ORDER_REVISIONS} + ${ORDER_REVISIONS - 1}, ${s.perAccount - 1}::bigint) as last,
                                ${s.startMs}::bigint + floor((j * ${ORDER_REVISIONS}::bigint * ${s.accounts} + a.n) * ${s.stepMs}::float8)::bigint
                                  + ${COMPLETED_MS} as created_ms) x)
@@ -288,4 +303,97 @@ export async function finishFill(sql: postgres.Sql, s: Shape): Promise<void> {
   await sql`select setval('requests_seq_seq', ${last})`;
   await sql`select setval('events_seq_seq', ${last})`;
   await sql`update accounts a set feed_seq = ${2 * s.perAccount} from growth_accounts g where g.id = a.id`;
+}
+
+/** The partitioned tables the fill writes a row per request into. */
+const BULK_TABLES = ["requests", "events", "webhook_deliveries"];
+
+/** How to make an index or a primary key again, as it was. */
+export interface SavedIndex {
+  table: string;
+  name: string;
+  statement: string;
+}
+
+/**
+ * Drops the primary keys and the full (not partial) secondary indexes of `requests`, `events`
+ * and `webhook_deliveries`, and returns how to make them again, as pg_restore does: index entries
+ * cost most of each inserted row (three rows and 15 index entries a request), and one sorted build
+ * after the fill is cheaper than millions of inserts. The partial indexes stay: no filled row is
+ * in them (every request succeeded, every event was dispatched and delivered), so they cost an
+ * insert one predicate check and would cost a rebuild a full scan.
+ */
+export async function dropBulkIndexes(sql: postgres.Sql): Promise<SavedIndex[]> {
+  const rows = await sql<
+    { table: string; name: string; def: string; pk: boolean; constraint: string | null }[]
+  >`
+    select c.relname as table, x.relname as name, pg_get_indexdef(i.indexrelid) as def, i.indisprimary as pk,
+           (select pg_get_constraintdef(k.oid) from pg_constraint k where k.conindid = i.indexrelid
+               and k.conrelid = i.indrelid and k.contype = 'p') as constraint
+      from pg_index i join pg_class c on c.oid = i.indrelid join pg_class x on x.oid = i.indexrelid
+     where c.relname in ${sql(BULK_TABLES)} and c.relnamespace = 'public'::regnamespace
+       and i.indpred is null and (i.indisprimary or not i.indisunique)
+     order by i.indisprimary desc, c.relname, x.relname`;
+  const saved: SavedIndex[] = [];
+  for (const r of rows) {
+    if (r.pk) {
+      await sql.unsafe(`alter table ${r.table} drop constraint ${r.name}`);
+      saved.push({
+        table: r.table,
+        name: r.name,
+        statement: `alter table ${r.table} add constraint ${r.name} ${r.constraint}`,
+      });
+    } else {
+      await sql.unsafe(`drop index ${r.name}`);
+      // The definition of a partitioned table's index reads "ON ONLY": built that way it would
+      // cover the parent alone and stay invalid.
+      saved.push({ table: r.table, name: r.name, statement: r.def.replace(" ON ONLY ", " ON ") });
+    }
+  }
+  return saved;
+}
+
+/** Runs `work` over `items` with one session of `pool` each at a time, every session busy. */
+export async function inParallel<T>(
+  pool: postgres.Sql[],
+  items: T[],
+  work: (sql: postgres.Sql, item: T) => Promise<void>,
+): Promise<void> {
+  const queue = [...items];
+  await Promise.all(
+    pool.map(async (sql) => {
+      for (let item = queue.shift(); item !== undefined; item = queue.shift()) await work(sql, item);
+    }),
+  );
+}
+
+/** Makes the dropped indexes again (primary keys first), one build per session of `pool` at a time. */
+export async function restoreIndexes(pool: postgres.Sql[], saved: SavedIndex[]): Promise<void> {
+  await inParallel(pool, saved, async (sql, index) => {
+    await sql.unsafe(index.statement);
+  });
+}
+
+/**
+ * VACUUM ANALYZE of every table, the leaf tables spread over the sessions of `pool` (a table's
+ * VACUUM runs on one core), then ANALYZE of the partitioned parents: their own statistics, sampled
+ * over the partitions, which a partition's VACUUM ANALYZE does not make (PostgreSQL 15 analyzes
+ * the partitions again there; a sample of 30,000 rows each, seconds against the VACUUM's minutes).
+ */
+export async function vacuumAnalyze(pool: postgres.Sql[]): Promise<void> {
+  const [first] = pool;
+  if (!first) return;
+  const tables = await first<{ name: string; parent: boolean }[]>`
+    select relname as name, relkind = 'p' as parent from pg_class
+     where relnamespace = 'public'::regnamespace and relkind in ('r', 'p', 'm')
+     order by pg_relation_size(oid) desc`;
+  await inParallel(
+    pool,
+    tables.filter((t) => !t.parent).map((t) => t.name),
+    async (sql, name) => {
+      await sql.unsafe(`vacuum analyze "${name}"`);
+    },
+  );
+  const parents = tables.filter((t) => t.parent).map((t) => `"${t.name}"`);
+  if (parents.length > 0) await first.unsafe(`analyze ${parents.join(", ")}`);
 }
