@@ -108,7 +108,7 @@ describe.skipIf(!CHROMIUM)("the console on the in-browser mock (needs Debian chr
               await p.getByRole("link", { name: "Requests", exact: true }).press("Enter");
             return requestsHeading.isVisible();
           },
-          { timeout: 15_000, intervals: [500] },
+          { timeout: 15_000, interval: 500 },
         )
         .toBe(true);
       // The focus moves to the content after the heading renders: a Tab sent before it went
