@@ -73,16 +73,19 @@ async function list(c: Client, q: string): Promise<Json> {
 }
 
 /** Three finished requests, oldest first: orders (succeeded), inventory (succeeded), shipments (failed). */
+/** A few milliseconds between two acceptances: a fast target accepted two in one millisecond. */
+const tick = () => new Promise((r) => setTimeout(r, 5));
+
 async function three(c: Client) {
   const acks = [
     await c.ingest("/ingest/orders", { orders: [order(), order()] }),
-    await c.ingest("/ingest/inventory", {
-      snapshots: [snapshot("WH", at(0), "full", [{ sku: "S", on_hand: 1, available: 1 }])],
-    }),
-    await c.ingest(
-      "/ingest/shipments",
-      { shipments: [shipment(uid("ORD"))] },
-      { "idempotency-key": "ship-1" },
+    await tick().then(() =>
+      c.ingest("/ingest/inventory", {
+        snapshots: [snapshot("WH", at(0), "full", [{ sku: "S", on_hand: 1, available: 1 }])],
+      }),
+    ),
+    await tick().then(() =>
+      c.ingest("/ingest/shipments", { shipments: [shipment(uid("ORD"))] }, { "idempotency-key": "ship-1" }),
     ),
   ];
   const ids = acks.map((a) => a.body.request_id as string);
