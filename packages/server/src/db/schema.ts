@@ -303,6 +303,8 @@ export const oisrPartitions = pgTable(
     parent: text("parent").notNull(),
     fromAt: ts("from_at").notNull(),
     toAt: ts("to_at").notNull(),
+    /** Set when a retention pass claims the partition to detach and drop it (partitions/retention.ts). */
+    detachStartedAt: ts("detach_started_at"),
   },
   (t) => [index("oisr_partitions_parent_idx").on(t.parent, t.fromAt)],
 );

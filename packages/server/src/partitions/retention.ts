@@ -5,8 +5,15 @@
 //
 // Statement owner: partitions are created only by the migration's SQL functions (called here and
 // at startup) and dropped only here; `oisr_partitions` lists them, changed in the DDL's transaction.
-// One process at a time: every step takes the same transaction advisory lock with a try, so a
-// process that finds it taken skips the pass instead of queueing behind it.
+// One process at a time: making partitions and claiming expired ones take the same transaction
+// advisory lock with a try, so a process that finds it taken skips the pass instead of queueing
+// behind it. A partition is retired in three steps, so the parent is never locked exclusively:
+//
+//   attached ──claim (detach_started_at, under the lock)──▶ claimed
+//   claimed ──DETACH CONCURRENTLY──▶ detached ──DROP + delete listing (one transaction)──▶ gone
+//
+// A pass that dies mid-way leaves a stale claim; a later pass takes it over and finishes from the
+// step the catalog shows (detachAndDrop).
 import { retentionCutoff } from "@oisr/contract";
 import { type SQL, sql } from "drizzle-orm";
 import type { Database, Executor } from "../db/database.ts";
@@ -50,11 +57,18 @@ export interface RetentionPass {
 const LOCK: SQL = sql`hashtext('oisr_partitions'), hashtext('retention')`;
 
 /**
- * How long a drop waits for the parent's ACCESS EXCLUSIVE lock (a partition leaves the parent's
- * partition list) before giving up until the next pass: statements queued behind the drop wait at
- * most this long, once per interval.
+ * How long the drop of a detached partition waits for its lock before giving up until the next
+ * pass. Once detached, nothing reads the table through the parent, so this wait is rare; the parent
+ * itself is never locked exclusively (detachAndDrop).
  */
 const DROP_LOCK_TIMEOUT = "2s";
+
+/**
+ * A claim older than this is taken over by the next pass: its pass died between claiming and
+ * dropping. Longer than any pass lives: a concurrent detach waits only for the transactions that
+ * were running when it started (worker stages of seconds).
+ */
+const CLAIM_STALE = "15 minutes";
 
 const at = (ms: number) => sql`${new Date(ms).toISOString()}::timestamptz`;
 
@@ -136,32 +150,38 @@ const stillOpen: Partial<Record<PartitionedTable, SQL>> = {
   events: sql`dispatched_at is null`,
 };
 
+interface Doomed {
+  table: PartitionedTable;
+  name: string;
+  rows: number;
+}
+
 /**
- * Drops the partitions past retention of `tables` in one transaction: rows are estimated (and open
- * rows looked for, stillOpen) before the first DROP takes a parent's lock, so the locks are held
- * for the drops alone. `events` and `webhook_deliveries` go in one call, so the same range of both
- * is dropped together, deliveries first (a delivery never outlives the range of its event's drop
- * by a pass).
+ * Claims the partitions past retention of `tables` (one transaction, under the retention lock):
+ * each not yet claimed, or claimed longer than CLAIM_STALE ago by a pass that died, and holding no
+ * open row (stillOpen), gets `detach_started_at`; its rows are estimated now, before any DDL.
  */
-async function dropExpired(
+async function claimExpired(
   database: Database,
   tables: readonly PartitionedTable[],
   keepFromMs: (table: PartitionedTable) => number,
   passes: Record<PartitionedTable, TablePass>,
-): Promise<void> {
-  await database.db.transaction(async (tx) => {
-    if (!(await tryLock(database, tx))) return;
-    await database.rows(sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`), tx);
-    const doomed: { table: PartitionedTable; name: string; rows: number }[] = [];
+): Promise<Doomed[]> {
+  return database.db.transaction(async (tx) => {
+    if (!(await tryLock(database, tx))) return [];
+    const doomed: Doomed[] = [];
     for (const table of tables) {
-      const expired = await database.rows<{ name: string }>(
-        sql`select name from oisr_partitions where parent = ${table} and to_at <= ${at(keepFromMs(table))} order by from_at`,
+      const expired = await database.rows<{ name: string; present: boolean }>(
+        sql`select name, to_regclass(name) is not null as present from oisr_partitions
+             where parent = ${table} and to_at <= ${at(keepFromMs(table))}
+               and (detach_started_at is null or detach_started_at < now() - ${sql.raw(`interval '${CLAIM_STALE}'`)})
+             order by from_at`,
         tx,
       );
       const open = stillOpen[table];
-      for (const { name } of expired) {
+      for (const { name, present } of expired) {
         const partition = sql.identifier(name);
-        if (open) {
+        if (present && open) {
           const [found] = await database.rows<{ yes: boolean }>(
             sql`select exists (select 1 from ${partition} where ${open}) as yes`,
             tx,
@@ -171,27 +191,85 @@ async function dropExpired(
             continue;
           }
         }
-        const [count] = await database.rows<{ n: string | number }>(
-          sql`select case when c.reltuples >= 0 then c.reltuples::bigint
-                          else (select count(*) from ${partition}) end as n
-                from pg_class c where c.oid = ${name}::regclass`,
-          tx,
-        );
+        const [count] = present
+          ? await database.rows<{ n: string | number }>(
+              sql`select case when c.reltuples >= 0 then c.reltuples::bigint
+                              else (select count(*) from ${partition}) end as n
+                    from pg_class c where c.oid = ${name}::regclass`,
+              tx,
+            )
+          : [];
         doomed.push({ table, name, rows: Number(count?.n ?? 0) });
       }
     }
-    for (const { name } of doomed) {
-      await database.rows(sql`drop table ${sql.identifier(name)}`, tx);
-      await database.rows(sql`delete from oisr_partitions where name = ${name}`, tx);
+    if (doomed.length > 0) {
+      await database.rows(
+        sql`update oisr_partitions set detach_started_at = now()
+             where name in (${sql.join(
+               doomed.map((d) => sql`${d.name}`),
+               sql`, `,
+             )})`,
+        tx,
+      );
     }
-    for (const { table, name, rows } of doomed) {
-      passes[table].dropped.push(name);
-      passes[table].rows_dropped += rows;
-    }
+    return doomed;
   });
 }
 
-/** Tables whose partitions go in one transaction (dropExpired). */
+/**
+ * Detaches one claimed partition from its parent and drops it, finishing whatever step a dead pass
+ * left, as the catalog shows it: attached → DETACH CONCURRENTLY (it cannot run in a transaction);
+ * detach pending (the concurrent detach was interrupted) → FINALIZE; detached → only the drop. The
+ * drop and the removal from `oisr_partitions` commit together.
+ */
+async function detachAndDrop(database: Database, parent: PartitionedTable, name: string): Promise<void> {
+  const [state] = await database.rows<{ pending: boolean | null }>(
+    sql`select i.inhdetachpending as pending from pg_inherits i where i.inhrelid = to_regclass(${name})`,
+  );
+  const table = sql.identifier(name);
+  if (state?.pending === false) {
+    await database.rows(sql`alter table ${sql.identifier(parent)} detach partition ${table} concurrently`);
+  } else if (state?.pending === true) {
+    await database.rows(sql`alter table ${sql.identifier(parent)} detach partition ${table} finalize`);
+  }
+  await database.db.transaction(async (tx) => {
+    await database.rows(sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`), tx);
+    await database.rows(sql`drop table if exists ${table}`, tx);
+    await database.rows(sql`delete from oisr_partitions where name = ${name}`, tx);
+  });
+}
+
+/**
+ * Drops the partitions past retention of `tables`: claimed together (claimExpired), then detached
+ * and dropped one at a time, in `tables`' order (`webhook_deliveries` before `events`, so a delivery
+ * never outlives its event's range by a pass). A failure stops the group: its error is reported and
+ * the claims not finished are released, for the next pass to take again.
+ */
+async function dropExpired(
+  database: Database,
+  tables: readonly PartitionedTable[],
+  keepFromMs: (table: PartitionedTable) => number,
+  passes: Record<PartitionedTable, TablePass>,
+): Promise<void> {
+  const doomed = await claimExpired(database, tables, keepFromMs, passes);
+  for (const [i, { table, name, rows }] of doomed.entries()) {
+    try {
+      await detachAndDrop(database, table, name);
+    } catch (err) {
+      const left = doomed.slice(i).map((d) => sql`${d.name}`);
+      await database
+        .rows(
+          sql`update oisr_partitions set detach_started_at = null where name in (${sql.join(left, sql`, `)})`,
+        )
+        .catch(() => {});
+      throw err;
+    }
+    passes[table].dropped.push(name);
+    passes[table].rows_dropped += rows;
+  }
+}
+
+/** Tables whose partitions are dropped together, in this order (dropExpired). */
 const DROP_GROUPS: readonly (readonly PartitionedTable[])[] = [
   ["requests"],
   ["idempotency_keys"],
