@@ -132,6 +132,34 @@ interface Plan {
   arrays: { name: string; token: string; maxItems: number | undefined; element: Plan }[];
 }
 
+/** The problem of a missing body, when one is required. */
+function missingBody(options: BodyOptions): BodyProblems | null {
+  if (!options.required) return null;
+  return { errors: [{ pointer: "", code: "required", message: "must have a JSON body" }], total: 1 };
+}
+
+/** The errors a walk found: the first MAX_REPORTED_ERRORS, and how many. */
+class Found {
+  readonly errors: FieldError[] = [];
+  total = 0;
+
+  report(errors: FieldError[]): void {
+    this.total += errors.length;
+    for (const e of errors) if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push(e);
+  }
+
+  /** The walk's answer; a body valid by schema is still refused if no stored document can hold it. */
+  problems(body: unknown, options: BodyOptions): BodyProblems | null {
+    if (this.total === 0) {
+      if (options.mayHoldUnstorable === false) return null;
+      const pointer = unstorableStringPointer(body);
+      if (pointer === null) return null;
+      this.report([unstorableCharacterError(pointer)]);
+    }
+    return { errors: this.errors, total: Math.min(this.total, MAX_COUNTED_ERRORS) };
+  }
+}
+
 const isObject = (v: unknown): v is Schema => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /**
@@ -153,13 +181,26 @@ export class BodyValidator {
     this.#ajv.addSchema({ $id: id, components: { schemas: this.#components } });
   }
 
-  /** Validates at once: for the small bodies of the mock and the CLI. */
+  /**
+   * Validates at once: for small bodies (the server's usual call, the mock, the CLI). The same walk
+   * as #steps, without its generators: resuming them was ~2 % of a one-order ingest call's CPU.
+   */
   validate(bodySchema: object, body: unknown, options: BodyOptions = {}): BodyProblems | null {
-    const steps = this.#steps(bodySchema, body, options);
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return step.value;
-    }
+    if (body === undefined) return missingBody(options);
+    const found = new Found();
+    const run = (plan: Plan, value: unknown, prefix: string): void => {
+      if (!plan.envelope(value)) found.report(toFieldErrors(plan.envelope.errors ?? [], prefix));
+      if (!isObject(value)) return;
+      for (const array of plan.arrays) {
+        const items = value[array.name];
+        if (!Array.isArray(items) || (array.maxItems !== undefined && items.length > array.maxItems))
+          continue;
+        for (let i = 0; i < items.length && found.total < MAX_COUNTED_ERRORS; i++)
+          run(array.element, items[i], `${prefix}/${array.token}/${i}`);
+      }
+    };
+    run(this.#plan(bodySchema), body, "");
+    return found.problems(body, options);
   }
 
   /**
@@ -186,39 +227,24 @@ export class BodyValidator {
 
   /** The validation, yielding after each array element so a caller can pause between them. */
   *#steps(bodySchema: object, body: unknown, options: BodyOptions): Generator<void, BodyProblems | null> {
-    if (body === undefined) {
-      if (!options.required) return null;
-      return { errors: [{ pointer: "", code: "required", message: "must have a JSON body" }], total: 1 };
-    }
-    const found: FieldError[] = [];
-    let total = 0;
-    const report = (errors: FieldError[]) => {
-      total += errors.length;
-      for (const e of errors) if (found.length < MAX_REPORTED_ERRORS) found.push(e);
-    };
+    if (body === undefined) return missingBody(options);
+    const found = new Found();
     const run = function* (plan: Plan, value: unknown, prefix: string): Generator<void> {
-      if (!plan.envelope(value)) report(toFieldErrors(plan.envelope.errors ?? [], prefix));
+      if (!plan.envelope(value)) found.report(toFieldErrors(plan.envelope.errors ?? [], prefix));
       if (!isObject(value)) return;
       for (const array of plan.arrays) {
         const items = value[array.name];
         // An array over its limit is refused as a whole (the envelope said so); its items are not read.
         if (!Array.isArray(items) || (array.maxItems !== undefined && items.length > array.maxItems))
           continue;
-        for (let i = 0; i < items.length && total < MAX_COUNTED_ERRORS; i++) {
+        for (let i = 0; i < items.length && found.total < MAX_COUNTED_ERRORS; i++) {
           yield* run(array.element, items[i], `${prefix}/${array.token}/${i}`);
           yield;
         }
       }
     };
     yield* run(this.#plan(bodySchema), body, "");
-    if (total === 0) {
-      if (options.mayHoldUnstorable === false) return null;
-      // Valid JSON that no stored document can hold is refused like a schema violation.
-      const pointer = unstorableStringPointer(body);
-      if (pointer === null) return null;
-      report([unstorableCharacterError(pointer)]);
-    }
-    return { errors: found, total: Math.min(total, MAX_COUNTED_ERRORS) };
+    return found.problems(body, options);
   }
 
   #resolve(schema: Schema): Schema {

@@ -8,6 +8,7 @@ import type { Config } from "./config.ts";
 import { accessGate } from "./http/access.ts";
 import { largeBodyGate, verifyBody } from "./http/body-limits.ts";
 import { bodyValidation, splitBodySchemas } from "./http/body-validation.ts";
+import { chain } from "./http/chain.ts";
 import { corsMiddleware } from "./http/cors.ts";
 import { apiNotFound, errorHandler, notFound } from "./http/errors.ts";
 import { integerQuery } from "./http/integer-query.ts";
@@ -54,13 +55,15 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("query parser", "simple");
-  app.use(traceMiddleware);
-  app.use(metricsMiddleware(deps.metrics, routeTemplates(spec)));
-  // A per-request child logger is costly; skip the middleware when request logs are off anyway.
-  if (logger.isLevelEnabled("info")) {
-    // Never logs credentials: see http/request-log.ts.
-    app.use(requestLogger(logger));
-  }
+  app.use(
+    chain(
+      traceMiddleware,
+      metricsMiddleware(deps.metrics, routeTemplates(spec)),
+      // A per-request child logger is costly; skip the middleware when request logs are off anyway.
+      // Never logs credentials: see http/request-log.ts.
+      ...(logger.isLevelEnabled("info") ? [requestLogger(logger)] : []),
+    ),
+  );
 
   app.use("/v2", corsMiddleware);
   // The document (~165 kB) compressed once, on first use (~25 kB brotli), with an ETag: SDK
@@ -72,19 +75,7 @@ export function createApp(deps: AppDeps): Express {
 
   const v2 = Router();
   const access = accessGate(deps.accounts, (scope) => deps.metrics.rateLimited.inc({ scope }));
-  v2.use(access.middleware);
-  v2.use(largeBodyGate({ thresholdBytes: LARGE_BODY_BYTES, concurrent: config.maxLargeBodies }));
-  v2.use(largeJsonBody({ thresholdBytes: LARGE_BODY_BYTES, limit: "5mb" }));
-  v2.use(
-    express.json({
-      limit: "5mb",
-      strict: false,
-      type: ["application/json", "application/*+json"],
-      verify: verifyBody,
-    }),
-  );
   const { forParameters, bodySchemas } = splitBodySchemas(spec);
-  v2.use(integerQuery(integerQueryParameters(spec)));
   const openApiValidator = OpenApiValidator.middleware({
     // The document is the spec, checked in CI; its embedded type is looser than the library's.
     apiSpec: forParameters as ValidatorOptions["apiSpec"],
@@ -101,10 +92,25 @@ export function createApp(deps: AppDeps): Express {
     ajvFormats: { mode: "full" },
     ignoreUndocumented: false,
   });
-  // The usual ingest call is approved without the validator's per-call work (http/openapi-fast-path.ts).
-  v2.use(config.validateResponses ? openApiValidator : openApiFastPath(spec, openApiValidator));
-  v2.use(bodyValidation(spec, bodySchemas));
-  v2.use(unstorableParameters);
+  // Every /v2 call's checks, in this order, as one router layer (http/chain.ts).
+  v2.use(
+    chain(
+      access.middleware,
+      largeBodyGate({ thresholdBytes: LARGE_BODY_BYTES, concurrent: config.maxLargeBodies }),
+      largeJsonBody({ thresholdBytes: LARGE_BODY_BYTES, limit: "5mb" }),
+      express.json({
+        limit: "5mb",
+        strict: false,
+        type: ["application/json", "application/*+json"],
+        verify: verifyBody,
+      }),
+      integerQuery(integerQueryParameters(spec)),
+      // The usual ingest call is approved without the validator's per-call work (http/openapi-fast-path.ts).
+      ...(config.validateResponses ? openApiValidator : [openApiFastPath(spec, openApiValidator)]),
+      bodyValidation(spec, bodySchemas),
+      unstorableParameters,
+    ),
+  );
   const { cursors } = deps;
   v2.use(ingestRoutes(deps.requests, deps.resources, access));
   v2.use(

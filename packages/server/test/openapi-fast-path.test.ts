@@ -87,6 +87,13 @@ async function answer(
     replayed: res.headers.get("idempotent-replayed"),
     // A valid traceparent's trace id is answered; a new one is made otherwise.
     traced: res.headers.get("x-trace-id") === "5e05a0f9b6eac538ba9702f9c2a31970",
+    // The 202 is written without res.json where responses are not validated (http/accepted-reply.ts):
+    // the same headers with the same values, but for ids, times and counts.
+    headers: [...res.headers].map(([name, value]) =>
+      /^(date|x-trace-id|x-ratelimit-remaining|x-ratelimit-reset)$/.test(name)
+        ? name
+        : `${name}: ${value.replace(/\/v2\/requests\/[0-9a-f-]{36}$/, "/v2/requests/{id}")}`,
+    ),
     body: parsed,
   };
 }

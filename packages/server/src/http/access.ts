@@ -102,6 +102,11 @@ export function accessGate(
         // turn of the event loop the parser has read it. A body still on its way (a slow or
         // trickling client) is decided up front, so an unknown secret is refused and its
         // connection closed at once instead of being held until the body ends.
+        // A body in the headers' own packet is parsed by the same parser run that emitted the call,
+        // so it is complete by the next microtask: that wait spares the usual call the turn of the
+        // loop (a promise and an immediate, ~1 % of a one-order call's CPU). A body in a later
+        // packet gets the turn, as before.
+        if (!req.complete) await Promise.resolve();
         if (!req.complete) await new Promise<void>((resolve) => setImmediate(resolve));
         if (req.complete) {
           res.locals.pendingAccess = { call, needed, settled: false };

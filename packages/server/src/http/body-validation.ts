@@ -11,7 +11,19 @@ type Operation = { requestBody?: { required?: boolean; content?: Record<string, 
 
 const METHODS = ["get", "put", "post", "delete", "options", "head", "patch", "trace"] as const;
 
-type BodySchemas = Map<string, { schema: object; required: boolean }>;
+type BodySchema = { schema: object; required: boolean };
+type BodySchemas = Map<string, BodySchema>;
+
+/**
+ * Bodies up to this size (by Content-Length) are validated in one step: 15 orders (15 KiB) took
+ * 0.24 ms, 16 KiB of orders with 135 errors 0.31 ms (median, machine at load 8), far under a slice.
+ */
+const SMALL_BODY_BYTES = 16 * 1024;
+
+function smallBody(req: Request): boolean {
+  const length = req.headers["content-length"];
+  return length !== undefined && Number(length) <= SMALL_BODY_BYTES;
+}
 
 /**
  * The document for express-openapi-validator, with every JSON request body's schema emptied (the
@@ -48,14 +60,25 @@ export function bodyValidation(spec: OpenApiDocument, bodySchemas: BodySchemas):
   // Between slices of about 10 ms the event loop runs, so /healthz and small calls are answered
   // while a 5 MB body is checked (its validation takes 80–160 ms of CPU).
   const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
-  return async (req: Request, res: Response, next: NextFunction) => {
-    const route = req.openapi?.openApiRoute;
-    const body = route === undefined ? undefined : bodySchemas.get(`${req.method} ${route}`);
-    if (!body) return next();
+  const sliced = async (req: Request, res: Response, next: NextFunction, body: BodySchema) => {
     const problems = await validator.validateInSlices(body.schema, req.body, {
       required: body.required,
       mayHoldUnstorable: res.locals.bodyMayHoldUnstorable !== false,
       pause,
+    });
+    if (problems) throw validationFailed(problems.errors, problems.total);
+    next();
+  };
+  return (req: Request, res: Response, next: NextFunction) => {
+    const route = req.openapi?.openApiRoute;
+    const body = route === undefined ? undefined : bodySchemas.get(`${req.method} ${route}`);
+    if (!body) return next();
+    if (!smallBody(req)) return sliced(req, res, next, body);
+    // A small body is checked at once: no promise and no turn of the loop between the checks
+    // (~1 % of a one-order call's CPU); at most SMALL_BODY_BYTES it takes well under a slice.
+    const problems = validator.validate(body.schema, req.body, {
+      required: body.required,
+      mayHoldUnstorable: res.locals.bodyMayHoldUnstorable !== false,
     });
     if (problems) throw validationFailed(problems.errors, problems.total);
     next();

@@ -13,9 +13,13 @@ import type { NextFunction, Request, Response } from "express";
 export function unstorableParameters(req: Request, _res: Response, next: NextFunction): void {
   const pathParams = req.openapi?.pathParams;
   if (pathParams && unstorableStringPointer(pathParams) !== null) throw notFound();
-  const pointer = unstorableStringPointer(req.query);
-  if (pointer !== null) {
-    throw validationFailed([unstorableCharacterError(`/query${pointer}`)], 1);
+  // Express 5 parses req.query anew on every read: a call without a query string has none to check
+  // (the ingest path's usual call; ~0.5 % of its CPU).
+  if (req.url.includes("?")) {
+    const pointer = unstorableStringPointer(req.query);
+    if (pointer !== null) {
+      throw validationFailed([unstorableCharacterError(`/query${pointer}`)], 1);
+    }
   }
   next();
 }

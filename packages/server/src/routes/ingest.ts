@@ -1,14 +1,10 @@
 // POST /ingest/*: validated (parameters by the OpenAPI middleware, the body by http/body-validation.ts),
 // stored, answered 202 at once.
 import { hash } from "node:crypto";
-import {
-  acceptedHeaders,
-  type IngestAccepted,
-  idempotencyKeyReused,
-  ingestReturnNotFound,
-} from "@oisr/contract";
+import { type IngestAccepted, idempotencyKeyReused, ingestReturnNotFound } from "@oisr/contract";
 import { type IngestBodies, itemCount } from "@oisr/domain";
 import { type Request, type Response, Router } from "express";
+import { sendAccepted } from "../http/accepted-reply.ts";
 import type { AccessGate } from "../http/access.ts";
 import { onLane } from "../http/cpu-lane.ts";
 import { stringifyOnLane } from "../http/json-in-steps.ts";
@@ -75,8 +71,7 @@ export function ingestRoutes(
       if (deferred) access.decided(req, res, outcome.access);
       if (outcome.kind === "refused") throw new Error("a refused call was let through");
       if (outcome.kind === "key_reused") throw idempotencyKeyReused();
-      res.set(acceptedHeaders("/v2/requests", outcome.ack.request_id, outcome.kind === "replayed"));
-      res.status(202).json(outcome.ack);
+      sendAccepted(res, outcome.ack, outcome.kind === "replayed");
     };
   }
 
