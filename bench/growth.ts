@@ -235,6 +235,7 @@ async function measure(total: number): Promise<Figures> {
     const reads: Figures["reads"] = {};
     let ack: Awaited<ReturnType<typeof sendOneOrderRequests>>;
     let underLoad: Awaited<ReturnType<typeof sendOneOrderRequests>>;
+    let underIdlePass: Awaited<ReturnType<typeof sendOneOrderRequests>>;
     let retention: RetentionRun;
     let retentionUnderLoad: RetentionRun;
     try {
@@ -259,6 +260,11 @@ async function measure(total: number): Promise<Figures> {
       await sleep(Math.min(2000, (SECONDS * 1000) / 4));
       retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned);
       underLoad = await load;
+      // Control: the same, with nothing left for the pass to drop.
+      const idleLoad = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+      await sleep(Math.min(2000, (SECONDS * 1000) / 4));
+      await runRetention(sql, db.url, "29d", partitioned);
+      underIdlePass = await idleLoad;
     } finally {
       await server.stop();
     }
@@ -287,6 +293,7 @@ async function measure(total: number): Promise<Figures> {
       ackPerSecond: ack.perSecond,
       ackP99: ack.p99,
       ackDuringRetentionP99: underLoad.p99,
+      ackDuringIdlePassP99: underIdlePass.p99,
       drainSeconds: drained.seconds,
       walPerRequest: Number(wal?.b ?? 0) / DRAIN,
       retention,

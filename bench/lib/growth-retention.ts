@@ -19,6 +19,11 @@ export interface RetentionRun {
   walBytes: number;
   /** Of walBytes, what the command wrote (null without it). */
   commandWalBytes: number | null;
+  /**
+   * Of walBytes, full-page images: the first change of each page after a checkpoint is logged
+   * whole, so this part depends on where the last checkpoint fell, not on what the pass did.
+   */
+  walFpiBytes: number;
   /** WAL of this database's blocks in an idle interval as long, just before (its own background work). */
   backgroundWalBytes: number;
   deadTuples: number;
@@ -37,17 +42,22 @@ async function walLsn(sql: postgres.Sql): Promise<string> {
 
 /** Bytes of the WAL records since `lsn` that touch this database's blocks. */
 async function walSince(sql: postgres.Sql, lsn: string): Promise<number> {
+  return (await walDetail(sql, lsn)).bytes;
+}
+
+/** walSince, with the full-page images among those bytes. */
+async function walDetail(sql: postgres.Sql, lsn: string): Promise<{ bytes: number; fpi: number }> {
   // Up to the flushed position: every record of a committed step is there, and walinspect reads
   // no further. Nothing flushed since `lsn` (an idle interval) is nothing written.
   const [flushed] = await sql<
     { after: boolean }[]
   >`select pg_current_wal_flush_lsn() > ${lsn}::pg_lsn as after`;
-  if (!flushed?.after) return 0;
-  const [row] = await sql<{ b: string }[]>`
-    select coalesce(sum(record_length), 0)::text as b
+  if (!flushed?.after) return { bytes: 0, fpi: 0 };
+  const [row] = await sql<{ b: string; f: string }[]>`
+    select coalesce(sum(record_length), 0)::text as b, coalesce(sum(fpi_length), 0)::text as f
       from pg_get_wal_records_info(${lsn}::pg_lsn, pg_current_wal_flush_lsn())
      where block_ref like '%/' || (select oid from pg_database where datname = current_database()) || '/%'`;
-  return Number(row?.b ?? 0);
+  return { bytes: Number(row?.b ?? 0), fpi: Number(row?.f ?? 0) };
 }
 
 async function deadTuples(sql: postgres.Sql): Promise<number> {
@@ -139,7 +149,7 @@ export async function runRetention(
     }
   }
   const ms = performance.now() - started;
-  const walBytes = await walSince(sql, lsn);
+  const { bytes: walBytes, fpi: walFpiBytes } = await walDetail(sql, lsn);
   // Statistics reach pg_stat_user_tables when a backend flushes them (at most once a second).
   await new Promise((r) => setTimeout(r, 1500));
   const deadAfter = await deadTuples(sql);
@@ -153,6 +163,7 @@ export async function runRetention(
     commandWalBytes: command ? commandWal : null,
     ms,
     walBytes,
+    walFpiBytes,
     backgroundWalBytes: (backgroundWalBytes * Math.max(ms, 1000)) / 1000,
     deadTuples: Math.max(0, deadAfter - deadBefore),
     output,
