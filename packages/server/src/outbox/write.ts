@@ -23,6 +23,7 @@ import {
 import { sql } from "drizzle-orm";
 import { EVENTS_CHANNEL } from "../db/channels.ts";
 import type { Tx } from "../db/client.ts";
+import { preparedRows } from "../db/prepared.ts";
 import type { events } from "../db/schema.ts";
 import { newIdAt } from "../store/ids.ts";
 import { eventTraceparent } from "../telemetry/traceparent.ts";
@@ -59,7 +60,8 @@ export interface EventRow {
  */
 export async function insertEvents(tx: Tx, accountId: string, rows: EventRow[]): Promise<void> {
   if (rows.length === 0) return;
-  await tx.execute(
+  await preparedRows(
+    tx,
     sql`with inserted as (
           insert into events (account_id, id, feed_seq, type, created_at, payload, traceparent, dispatched_at)
           select ${accountId}, e.body->>'id', (e.body->>'feedSeq')::bigint, e.body->>'type',

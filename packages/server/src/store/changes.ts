@@ -4,6 +4,7 @@
 // PostgreSQL unpacks them, which keeps a 1000-order batch to a few statements, each prepared once.
 import { sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { preparedRows } from "../db/prepared.ts";
 import { insertOutboxEvents, type OutboxEvent, takeFeedPositions } from "../outbox/index.ts";
 
 interface FeedResource {
@@ -55,47 +56,62 @@ export async function writeChanges(
     // (PostgreSQL 15), and this statement is the longest of a stage's writes, which run one stage
     // after another. A conflict cannot happen: the ids were just made; a taken external_id fails
     // either way.
-    await tx.execute(sql`
+    await preparedRows(
+      tx,
+      sql`
       insert into orders (account_id, id, external_id, status, source, feed_seq, updated_at, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'status', e.body->>'source',
              ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
-        from ${elements(changes.orders)}`);
+        from ${elements(changes.orders)}`,
+    );
     seq += changes.orders.length;
   } else if (changes.orders.length > 0) {
-    await tx.execute(sql`
+    await preparedRows(
+      tx,
+      sql`
       insert into orders (account_id, id, external_id, status, source, feed_seq, updated_at, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'status', e.body->>'source',
              ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
         from ${elements(changes.orders)}
       on conflict (account_id, id) do update set
         status = excluded.status, source = excluded.source, updated_at = excluded.updated_at, body = excluded.body,
-        feed_seq = case when orders.body->'version' = excluded.body->'version' then orders.feed_seq else excluded.feed_seq end`);
+        feed_seq = case when orders.body->'version' = excluded.body->'version' then orders.feed_seq else excluded.feed_seq end`,
+    );
     seq += changes.orders.length;
   }
   if (changes.returns.length > 0) {
-    await tx.execute(sql`
+    await preparedRows(
+      tx,
+      sql`
       insert into returns (account_id, id, external_id, order_id, status, feed_seq, updated_at, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'order_id', e.body->>'status',
              ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
         from ${elements(changes.returns)}
       on conflict (account_id, id) do update set
         status = excluded.status, updated_at = excluded.updated_at, body = excluded.body,
-        feed_seq = case when returns.body->'version' = excluded.body->'version' then returns.feed_seq else excluded.feed_seq end`);
+        feed_seq = case when returns.body->'version' = excluded.body->'version' then returns.feed_seq else excluded.feed_seq end`,
+    );
     seq += changes.returns.length;
   }
   if (changes.shipments.length > 0) {
-    await tx.execute(sql`
+    await preparedRows(
+      tx,
+      sql`
       insert into shipments (account_id, id, external_id, order_id, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'order_id', e.body
         from ${elements(changes.shipments)}
-      on conflict (account_id, id) do update set body = excluded.body`);
+      on conflict (account_id, id) do update set body = excluded.body`,
+    );
   }
   if (changes.inventory.length > 0) {
-    await tx.execute(sql`
+    await preparedRows(
+      tx,
+      sql`
       insert into inventory_levels (account_id, location_id, sku, as_of, body)
       select ${accountId}, e.body->>'location_id', e.body->>'sku', (e.body->>'as_of')::timestamptz, e.body
         from ${elements(changes.inventory)}
-      on conflict (account_id, location_id, sku) do update set as_of = excluded.as_of, body = excluded.body`);
+      on conflict (account_id, location_id, sku) do update set as_of = excluded.as_of, body = excluded.body`,
+    );
   }
   await insertOutboxEvents(tx, accountId, seq, outbox, now);
 }

@@ -10,6 +10,7 @@ import {
 } from "@oisr/domain";
 import { type AnyColumn, and, eq, type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
+import { preparedRows } from "../db/prepared.ts";
 import { inventoryLevels, orders, returns, shipments } from "../db/schema.ts";
 
 /** `column in (…list)` with one JSON parameter: one statement text for every list length. */
@@ -36,14 +37,13 @@ async function byIdOrExternalId(
   const externals = JSON.stringify(
     externalIds.length === 0 ? idRefs : [...new Set([...idRefs, ...externalIds])],
   );
-  const result: unknown = await tx.execute(sql`
+  return await preparedRows<{ body: unknown }>(
+    tx,
+    sql`
       select body from ${t} where account_id = ${accountId} and id in (select jsonb_array_elements_text(${ids}::jsonb))
       union all
-      select body from ${t} where account_id = ${accountId} and external_id in (select jsonb_array_elements_text(${externals}::jsonb))`);
-  // postgres.js resolves to the rows; PGlite to { rows }.
-  return (Array.isArray(result) ? result : (result as { rows: { body: unknown }[] }).rows) as {
-    body: unknown;
-  }[];
+      select body from ${t} where account_id = ${accountId} and external_id in (select jsonb_array_elements_text(${externals}::jsonb))`,
+  );
 }
 
 export async function loadState(tx: Tx, accountId: string, keys: ReferencedKeys): Promise<MemoryState> {
