@@ -22,6 +22,7 @@
 //   BENCH_GROWTH_FILL_ONLY=1                              only the large fill: its rate and sizes
 //   BENCH_GROWTH_FILL_SESSIONS=2                          sessions filling at once (accounts split)
 //   BENCH_GROWTH_INDEXES_AFTER=0                          keep every index during the fill
+//   BENCH_GROWTH_PASS=command                             the pass under load as a spawned command
 // The fill writes each request's three rows from two sessions, and builds the primary keys and
 // full secondary indexes of requests, events and webhook_deliveries after the rows (as pg_restore
 // does; the band read for the deep cursors is written before they are dropped). 200k, FILL_ONLY,
@@ -39,7 +40,12 @@ import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
 import * as fill from "./lib/growth-fill.ts";
 import { type Figures, printResults } from "./lib/growth-report.ts";
-import { isPartitioned, type RetentionRun, runRetention } from "./lib/growth-retention.ts";
+import {
+  isPartitioned,
+  openInProcessPasses,
+  type RetentionRun,
+  runRetention,
+} from "./lib/growth-retention.ts";
 import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr, startOisrWorker } from "./lib/processes.ts";
 import { type Account, sendOneOrderRequests, waitDrained } from "./lib/queue.ts";
 import { fmt, spread } from "./lib/report.ts";
@@ -56,6 +62,12 @@ const WARMUP = 20;
 /** Sessions filling at once (each its own accounts), and whether the bulk indexes are built after. */
 const FILL_SESSIONS = Math.max(1, Number(process.env.BENCH_GROWTH_FILL_SESSIONS ?? 2));
 const BUILD_INDEXES_AFTER = process.env.BENCH_GROWTH_INDEXES_AFTER !== "0";
+/**
+ * The pass under ingest load runs in this process (this checkout's @oisr/server, services opened
+ * before the load) unless BENCH_GROWTH_PASS=command, which spawns `oisr-server retention run` of
+ * BENCH_SERVER_MAIN during the load as before session 14 (its start-up then shares the 2 cores).
+ */
+const PASS_IN_PROCESS = process.env.BENCH_GROWTH_PASS !== "command";
 const LIMIT = 200;
 /** Requests per account written before the deep cursors are read (the band of bench/lib/growth-fill.ts). */
 const BAND = 2_000;
@@ -255,16 +267,22 @@ async function measure(total: number): Promise<Figures> {
       }
       ack = await sendOneOrderRequests(server.url, live, { seconds: SECONDS });
       retention = await runRetention(sql, db.url, "30d", partitioned);
-      // The second pass (29 days: the next day of history) under the same ingest load.
-      const load = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
-      await sleep(Math.min(2000, (SECONDS * 1000) / 4));
-      retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned);
-      underLoad = await load;
-      // Control: the same, with nothing left for the pass to drop.
-      const idleLoad = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
-      await sleep(Math.min(2000, (SECONDS * 1000) / 4));
-      await runRetention(sql, db.url, "29d", partitioned);
-      underIdlePass = await idleLoad;
+      // The second pass (29 days: the next day of history) under the same ingest load, run as the
+      // server's timer runs it: in a process already started (PASS_IN_PROCESS).
+      const passes = partitioned && PASS_IN_PROCESS ? await openInProcessPasses(db.url, 29) : undefined;
+      try {
+        const load = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+        await sleep(Math.min(2000, (SECONDS * 1000) / 4));
+        retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned, passes?.run);
+        underLoad = await load;
+        // Control: the same, with nothing left for the pass to drop.
+        const idleLoad = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+        await sleep(Math.min(2000, (SECONDS * 1000) / 4));
+        await runRetention(sql, db.url, "29d", partitioned, passes?.run);
+        underIdlePass = await idleLoad;
+      } finally {
+        await passes?.close();
+      }
     } finally {
       await server.stop();
     }
