@@ -10,15 +10,11 @@ import { acquireDataDirLock } from "./data-dir-lock.ts";
 import { type Database, type DatabaseOptions, type Db, type Executor, migrationsFolder } from "./database.ts";
 import { pgliteTemplate } from "./pglite-template.ts";
 import { openPostgres } from "./postgres.ts";
+import { preparedRows } from "./prepared.ts";
 import * as schema from "./schema.ts";
 
 export type { Database, DatabaseOptions, Db, Executor, Tx } from "./database.ts";
 export { migrationsFolder } from "./database.ts";
-
-function rowsOf<T>(result: unknown): T[] {
-  // postgres.js resolves to an array of rows; PGlite to { rows }.
-  return (Array.isArray(result) ? result : (result as { rows: T[] }).rows) as T[];
-}
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   const database = options.databaseUrl
@@ -64,8 +60,7 @@ async function openPglite(dataDir: string): Promise<Database> {
   return {
     db: db as unknown as Db,
     driver: "pglite",
-    rows: async <T>(query: SQL, executor: Executor = db as unknown as Db) =>
-      rowsOf<T>(await executor.execute(query)),
+    rows: <T>(query: SQL, executor: Executor = db as unknown as Db) => preparedRows<T>(executor, query),
     notify: async (channel, payload = "") => {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },

@@ -20,6 +20,7 @@ import { PgDialect } from "drizzle-orm/pg-core";
 import type postgresType from "postgres";
 import { addArrayTypes } from "./array-types.ts";
 import { type Database, type DatabaseOptions, type Db, type Executor, migrationsFolder } from "./database.ts";
+import { preparedRows } from "./prepared.ts";
 import * as schema from "./schema.ts";
 
 /** Key of the transaction advisory lock held while migrating ("oisr" + "mig" as bytes). */
@@ -110,21 +111,10 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
       : options.listenUrl
         ? connect(postgres, options.listenUrl, 1, true)
         : undefined;
-  const dialect = new PgDialect();
   return {
     db,
     driver: "postgres",
-    // drizzle runs every statement unprepared: parse and describe, then bind and execute, two round
-    // trips and a fresh plan each time. The statements sent here each have one fixed text (rows
-    // travel as array or JSON parameters, decision 005), so postgres.js prepares each once per
-    // connection and later calls are one round trip (not behind a transaction pooler: the client's
-    // `prepare: false` wins). The executor's own connection is used, so a statement inside a
-    // transaction stays in it.
-    rows: async <T>(query: SQL, executor: Executor = db) => {
-      const { sql: text, params } = dialect.sqlToQuery(query);
-      const connection = (executor._.session as unknown as { client: Sql }).client;
-      return (await connection.unsafe(text, params as never[], { prepare: true })) as unknown as T[];
-    },
+    rows: <T>(query: SQL, executor: Executor = db) => preparedRows<T>(executor, query),
     notify: async (channel, payload = "") => {
       await client.notify(channel, payload);
     },

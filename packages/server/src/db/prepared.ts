@@ -1,12 +1,16 @@
-// A statement of fixed text run through a transaction handle alone, prepared on PostgreSQL like
-// `Database.rows` (db/postgres.ts): for the writers a stage calls with only its `tx` at hand.
+// Runs one statement on an executor (the pool or a transaction) and returns its rows, whichever
+// driver is underneath: `Database.rows` on both drivers, and the stage writers that hold only their
+// `tx` (store/changes.ts, store/state-loader.ts, outbox/write.ts).
 //
-// drizzle's `tx.execute` sends a statement with parameters unprepared, and postgres.js then asks
-// for its parameter types first (Parse/Describe/Flush, then Bind/Execute): two round trips. A
-// one-order stage sent three of these (its order read, its order insert, its events insert), each
-// round trip a turn of the event loop the busy accounts' stages share (decision 017, session 14).
-// Prepared once per connection, later calls are one round trip. Behind a transaction pooler the
-// client's `prepare: false` wins and the statement goes in one round trip unprepared (decision 006).
+// drizzle's `execute` sends a statement with parameters unprepared, and postgres.js then asks for
+// its parameter types first (Parse/Describe/Flush, then Bind/Execute): two round trips and a fresh
+// plan each time. The statements sent here each have one fixed text (rows travel as array or JSON
+// parameters, decision 005), so postgres.js prepares each once per connection and later calls are
+// one round trip: a one-order stage sent three statements through `execute`, each round trip a turn
+// of the event loop the busy accounts' stages share (decision 017, session 14). Behind a
+// transaction pooler the client's `prepare: false` wins and the statement goes in one round trip
+// unprepared (decision 006). The executor's own connection is used, so a statement inside a
+// transaction stays in it.
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "./database.ts";
