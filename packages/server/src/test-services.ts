@@ -110,3 +110,22 @@ export const queueEmptyRequests = (services: Services, accountId: string, n: num
       })),
     ),
   );
+
+/** A request id (UUIDv7) carrying the time `ms`, as newRequestId makes one at that moment. */
+export function requestIdAt(ms: number): string {
+  const hex = ms.toString(16).padStart(12, "0");
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}${newRequestId().slice(13)}`;
+}
+
+/**
+ * A pending request of `accountId` whose id carries the time `ms`, inserted straight into the queue
+ * (so into the `requests` partition of that time): for tests of partitions and retention.
+ */
+export async function insertRequestAt(services: Services, accountId: string, ms: number): Promise<string> {
+  const id = requestIdAt(ms);
+  await insertPending(
+    services.database,
+    JSON.stringify([{ a: accountId, i: id, k: "orders", t: "0", ik: null, p: null, b: {}, n: 1 }]),
+  );
+  return id;
+}

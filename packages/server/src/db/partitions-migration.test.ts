@@ -5,26 +5,23 @@
 // through the stores as before, the sequence go on, a key replay as before, and the first
 // retention pass drop what is past retention. PGlite on disk, or PostgreSQL with DATABASE_URL.
 
-import { createHash, randomUUID } from "node:crypto";
+import { createHash } from "node:crypto";
 import { DAY_MS } from "@oisr/contract";
 import { expect, it } from "vitest";
 import { openServices, type Services } from "../services.ts";
+import { requestIdAt } from "../test-services.ts";
 import { sql } from "./client.ts";
 import { databaseAtMigration } from "./migration-test-support.ts";
 
 const before = databaseAtMigration(13);
 
-const idAt = (ms: number) => {
-  const hex = ms.toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${randomUUID().slice(15)}`;
-};
 const body = { orders: [{ external_id: "OLD-1" }] };
 const bodyJson = JSON.stringify(body);
 const bodyHash = createHash("sha256").update(bodyJson).digest("hex");
 const now = Date.now();
-const finished = idAt(now - 3 * DAY_MS);
-const open = idAt(now - 60_000);
-const expired = idAt(now - 40 * DAY_MS);
+const finished = requestIdAt(now - 3 * DAY_MS);
+const open = requestIdAt(now - 60_000);
+const expired = requestIdAt(now - 40 * DAY_MS);
 
 const oldRows = `
   insert into accounts (id, name) values ('acc_old', 'old');

@@ -4,10 +4,8 @@
 import { DAY_MS } from "@oisr/contract";
 import { beforeEach, describe, expect, it } from "vitest";
 import { sql } from "../db/client.ts";
-import { insertPending } from "../queue/transitions.ts";
 import type { Services } from "../services.ts";
-import { newRequestId } from "../store/ids.ts";
-import { enqueueRequests, useFreshServices } from "../test-services.ts";
+import { enqueueRequests, insertRequestAt, useFreshServices } from "../test-services.ts";
 import { ensurePartitions } from "./retention.ts";
 
 let services: Services;
@@ -127,13 +125,8 @@ async function detachBesideReader(name: string, open: Promise<void>, release: ()
     .toBe(true);
   // The pass's first detach (of the oldest partition, made two days back) waits for the reader; an
   // accept into a partition the pass made ahead goes through meanwhile.
-  const hex = (Date.now() + 32 * DAY_MS).toString(16).padStart(12, "0");
-  const id = `${hex.slice(0, 8)}-${hex.slice(8, 12)}${newRequestId().slice(13)}`;
   const a = (await services.accounts.createAccount("beside")).account_id;
-  await insertPending(
-    services.database,
-    JSON.stringify([{ a, i: id, k: "orders", t: "0", ik: null, p: null, b: {}, n: 1 }]),
-  );
+  const id = await insertRequestAt(services, a, Date.now() + 32 * DAY_MS);
   expect(passDone).toBe(false);
   release();
   await open;

@@ -4,10 +4,8 @@
 import { DAY_MS } from "@oisr/contract";
 import { beforeEach, expect, it } from "vitest";
 import { sql } from "../db/client.ts";
-import { insertPending } from "../queue/transitions.ts";
 import type { Services } from "../services.ts";
-import { newRequestId } from "../store/ids.ts";
-import { enqueueRequests, useFreshServices } from "../test-services.ts";
+import { enqueueRequests, insertRequestAt, useFreshServices } from "../test-services.ts";
 import { aheadMs, partitionIntervalMs } from "./plan.ts";
 import { ensurePartitions } from "./retention.ts";
 
@@ -24,20 +22,7 @@ beforeEach(async () => {
 
 const ORDER = { kind: "orders", body: { orders: [{}] } };
 
-/** A UUIDv7 of the time `ms`, as newRequestId makes one at that time. */
-const idAt = (ms: number) => {
-  const hex = ms.toString(16).padStart(12, "0");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}${newRequestId().slice(13)}`;
-};
-
-async function insertAt(accountId: string, ms: number): Promise<string> {
-  const id = idAt(ms);
-  await insertPending(
-    services.database,
-    JSON.stringify([{ a: accountId, i: id, k: "orders", t: "0", ik: null, p: null, b: {}, n: 1 }]),
-  );
-  return id;
-}
+const insertAt = (accountId: string, ms: number) => insertRequestAt(services, accountId, ms);
 
 const partitionOf = async (id: string) =>
   (
