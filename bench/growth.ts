@@ -1,8 +1,8 @@
 // Growth benchmark (issue 26): does the service keep its speed as it holds months of history?
 // Two databases are filled with 30 days of history (bench/lib/growth-fill.ts: set-based SQL
 // through the server's schema, rows the server could have written), one with
-// BENCH_GROWTH_REQUESTS requests (10,000,000 by default) and one with 10,000, and measured the
-// same way, in the same run:
+// BENCH_GROWTH_REQUESTS requests (10,000,000 by default) and one with 10,000; then both are
+// measured the same way, one right after the other (so both sides see the same machine):
 //   - accept: POST /ingest/orders acknowledged per second (ingest-ack's load: one order,
 //     50 connections) and its p99;
 //   - drain: a backlog of 10,000 one-order requests from 50 accounts, applied by one worker
@@ -23,6 +23,7 @@
 //   BENCH_GROWTH_FILL_SESSIONS=2                          sessions filling at once (accounts split)
 //   BENCH_GROWTH_INDEXES_AFTER=0                          keep every index during the fill
 //   BENCH_GROWTH_PASS=command                             the pass under load as a spawned command
+//   BENCH_GROWTH_WAIT_LOAD=1.5                            measure once the 1-minute load is below it
 // The fill writes each request's three rows from two sessions, and builds the primary keys and
 // full secondary indexes of requests, events and webhook_deliveries after the rows (as pg_restore
 // does; the band read for the deep cursors is written before they are dropped). 200k, FILL_ONLY,
@@ -34,6 +35,7 @@
 // ones grown by inserts (leaves packed to the fillfactor, none split half-empty), so the large
 // database's index bytes are a lower bound and its index reads may be a little faster than a
 // live server's would be.
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
@@ -221,7 +223,17 @@ async function timeCalls(client: ReturnType<typeof api>, paths: string[]) {
   return spread(samples);
 }
 
-async function measure(total: number): Promise<Figures> {
+/** A filled database, ready to be measured. */
+interface Filled {
+  total: number;
+  db: Awaited<ReturnType<typeof freshDatabase>>;
+  sql: postgres.Sql;
+  reader: Account;
+  live: Account[];
+  filled: Awaited<ReturnType<typeof fillHistory>>;
+}
+
+async function prepare(total: number): Promise<Filled> {
   const db = await freshDatabase();
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   try {
@@ -238,90 +250,122 @@ async function measure(total: number): Promise<Figures> {
     console.log(`[growth] filling ${fmt(total)} requests…`);
     const filled = await fillHistory(db.url, sql, total, reader);
     console.log(`[growth] filled in ${fmt(filled.fillSeconds, 1)} s`);
-    const partitioned = await isPartitioned(sql);
-    const bytes: Figures["bytes"] = {};
-    for (const t of ["requests", "events", "webhook_deliveries", "orders"])
-      bytes[t] = await tableSize(sql, t);
-
-    const server = await startOisr(db.url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
-    const reads: Figures["reads"] = {};
-    let ack: Awaited<ReturnType<typeof sendOneOrderRequests>>;
-    let underLoad: Awaited<ReturnType<typeof sendOneOrderRequests>>;
-    let underIdlePass: Awaited<ReturnType<typeof sendOneOrderRequests>>;
-    let retention: RetentionRun;
-    let retentionUnderLoad: RetentionRun;
-    try {
-      const client = api(server.url, reader.token);
-      const ids = await sql<{ id: string }[]>`
-        select id from requests where account_id = ${reader.accountId}
-           and accepted_at > now() - interval '29 days' order by random() limit 500`;
-      reads["GET /requests/{id}"] = await timeCalls(
-        client,
-        ids.map((r) => `/requests/${r.id}`),
-      );
-      for (const feed of ["orders", "events", "requests"]) {
-        reads[`GET /${feed} first page`] = await timeCalls(client, [`/${feed}?limit=${LIMIT}`]);
-        reads[`GET /${feed} deep page`] = await timeCalls(client, [
-          `/${feed}?limit=${LIMIT}&cursor=${encodeURIComponent(filled.cursors[feed] as string)}`,
-        ]);
-      }
-      ack = await sendOneOrderRequests(server.url, live, { seconds: SECONDS });
-      retention = await runRetention(sql, db.url, "30d", partitioned);
-      // The second pass (29 days: the next day of history) under the same ingest load, run as the
-      // server's timer runs it: in a process already started (PASS_IN_PROCESS).
-      const passes = partitioned && PASS_IN_PROCESS ? await openInProcessPasses(db.url, 29) : undefined;
-      try {
-        const load = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
-        await sleep(Math.min(2000, (SECONDS * 1000) / 4));
-        retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned, passes?.run);
-        underLoad = await load;
-        // Control: the same, with nothing left for the pass to drop.
-        const idleLoad = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
-        await sleep(Math.min(2000, (SECONDS * 1000) / 4));
-        await runRetention(sql, db.url, "29d", partitioned, passes?.run);
-        underIdlePass = await idleLoad;
-      } finally {
-        await passes?.close();
-      }
-    } finally {
-      await server.stop();
-    }
-
-    // Drain: what the loads above left first (not timed), then a backlog of 10,000.
-    const worker = await startOisrWorker(db.url, SERVER_ENV);
-    await waitDrained(sql, 600);
-    await worker.stop();
-    const api2 = await startOisr(db.url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
-    // WAL of accepting and applying them (the cluster's: other databases' work is in it too).
-    const [lsn] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
-    await sendOneOrderRequests(api2.url, live, { amount: DRAIN });
-    await api2.stop();
-    const worker2 = await startOisrWorker(db.url, SERVER_ENV);
-    const drained = await waitDrained(sql, 600);
-    await worker2.stop();
-    const [wal] = await sql<{ b: string }[]>`
-      select pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn?.lsn ?? "0/0"}::pg_lsn)::text as b`;
-
-    return {
-      total,
-      accounts: filled.shape.accounts,
-      fillSeconds: filled.fillSeconds,
-      bytes,
-      reads,
-      ackPerSecond: ack.perSecond,
-      ackP99: ack.p99,
-      ackDuringRetentionP99: underLoad.p99,
-      ackDuringIdlePassP99: underIdlePass.p99,
-      drainSeconds: drained.seconds,
-      walPerRequest: Number(wal?.b ?? 0) / DRAIN,
-      retention,
-      retentionUnderLoad,
-      partitioned,
-    };
-  } finally {
+    return { total, db, sql, reader, live, filled };
+  } catch (error) {
     await sql.end();
     await db.drop();
+    throw error;
   }
+}
+
+async function release(p: Filled) {
+  await p.sql.end();
+  await p.db.drop();
+}
+
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
+
+/**
+ * Both databases are filled first and measured one after the other, so that the two sides' figures
+ * come from the same minutes (before session 15 each was measured right after its own fill: the 10k
+ * side ~50 minutes before the 10M side, under whatever else the machine ran then). With
+ * BENCH_GROWTH_WAIT_LOAD set, the measuring waits (up to an hour) for the 1-minute load average to
+ * drop below it.
+ */
+async function waitForQuiet() {
+  const limit = Number(process.env.BENCH_GROWTH_WAIT_LOAD ?? 0);
+  if (!(limit > 0)) return;
+  for (let minute = 0; minute < 60; minute++) {
+    const one = Number(loadavg().split(",")[0]);
+    if (one < limit) return;
+    console.log(`[growth] load average ${loadavg()} ≥ ${limit}: waiting a minute (${minute + 1}/60)…`);
+    await sleep(60_000);
+  }
+}
+
+async function measure(p: Filled): Promise<Figures> {
+  const { total, db, sql, reader, live, filled } = p;
+  console.log(`[growth] measuring ${fmt(total)}, load average ${loadavg()}`);
+  const partitioned = await isPartitioned(sql);
+  const bytes: Figures["bytes"] = {};
+  for (const t of ["requests", "events", "webhook_deliveries", "orders"]) bytes[t] = await tableSize(sql, t);
+
+  const server = await startOisr(db.url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
+  const reads: Figures["reads"] = {};
+  let ack: Awaited<ReturnType<typeof sendOneOrderRequests>>;
+  let underLoad: Awaited<ReturnType<typeof sendOneOrderRequests>>;
+  let underIdlePass: Awaited<ReturnType<typeof sendOneOrderRequests>>;
+  let retention: RetentionRun;
+  let retentionUnderLoad: RetentionRun;
+  try {
+    const client = api(server.url, reader.token);
+    const ids = await sql<{ id: string }[]>`
+      select id from requests where account_id = ${reader.accountId}
+         and accepted_at > now() - interval '29 days' order by random() limit 500`;
+    reads["GET /requests/{id}"] = await timeCalls(
+      client,
+      ids.map((r) => `/requests/${r.id}`),
+    );
+    for (const feed of ["orders", "events", "requests"]) {
+      reads[`GET /${feed} first page`] = await timeCalls(client, [`/${feed}?limit=${LIMIT}`]);
+      reads[`GET /${feed} deep page`] = await timeCalls(client, [
+        `/${feed}?limit=${LIMIT}&cursor=${encodeURIComponent(filled.cursors[feed] as string)}`,
+      ]);
+    }
+    ack = await sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+    retention = await runRetention(sql, db.url, "30d", partitioned);
+    // The second pass (29 days: the next day of history) under the same ingest load, run as the
+    // server's timer runs it: in a process already started (PASS_IN_PROCESS).
+    const passes = partitioned && PASS_IN_PROCESS ? await openInProcessPasses(db.url, 29) : undefined;
+    try {
+      const load = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+      await sleep(Math.min(2000, (SECONDS * 1000) / 4));
+      retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned, passes?.run);
+      underLoad = await load;
+      // Control: the same, with nothing left for the pass to drop.
+      const idleLoad = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
+      await sleep(Math.min(2000, (SECONDS * 1000) / 4));
+      await runRetention(sql, db.url, "29d", partitioned, passes?.run);
+      underIdlePass = await idleLoad;
+    } finally {
+      await passes?.close();
+    }
+  } finally {
+    await server.stop();
+  }
+
+  // Drain: what the loads above left first (not timed), then a backlog of 10,000.
+  const worker = await startOisrWorker(db.url, SERVER_ENV);
+  await waitDrained(sql, 600);
+  await worker.stop();
+  const api2 = await startOisr(db.url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
+  // WAL of accepting and applying them (the cluster's: other databases' work is in it too).
+  const [lsn] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+  await sendOneOrderRequests(api2.url, live, { amount: DRAIN });
+  await api2.stop();
+  const worker2 = await startOisrWorker(db.url, SERVER_ENV);
+  const drained = await waitDrained(sql, 600);
+  await worker2.stop();
+  const [wal] = await sql<{ b: string }[]>`
+    select pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn?.lsn ?? "0/0"}::pg_lsn)::text as b`;
+
+  return {
+    total,
+    accounts: filled.shape.accounts,
+    fillSeconds: filled.fillSeconds,
+    bytes,
+    reads,
+    ackPerSecond: ack.perSecond,
+    ackP99: ack.p99,
+    ackDuringRetentionP99: underLoad.p99,
+    ackDuringIdlePassP99: underIdlePass.p99,
+    drainSeconds: drained.seconds,
+    walPerRequest: Number(wal?.b ?? 0) / DRAIN,
+    retention,
+    retentionUnderLoad,
+    partitioned,
+    load: loadavg(),
+  };
 }
 
 /** BENCH_GROWTH_FILL_ONLY=1: only the large fill, its rate and the sizes (to work on the fill). */
@@ -351,8 +395,21 @@ try {
     await fillOnly(TOTAL);
     process.exit(0);
   }
-  const small = await measure(BASELINE);
-  const large = await measure(TOTAL);
+  const smallDb = await prepare(BASELINE);
+  let small: Figures;
+  let large: Figures;
+  try {
+    const largeDb = await prepare(TOTAL);
+    try {
+      await waitForQuiet();
+      small = await measure(smallDb);
+      large = await measure(largeDb);
+    } finally {
+      await release(largeDb);
+    }
+  } finally {
+    await release(smallDb);
+  }
   printResults(small, large, {
     seconds: SECONDS,
     drain: DRAIN,

@@ -21,6 +21,8 @@ export interface Figures {
   retention: RetentionRun;
   retentionUnderLoad: RetentionRun;
   partitioned: boolean;
+  /** Load average (1, 5, 15 min) when this side's measuring ended. */
+  load: string;
 }
 
 /** The run's settings the tables name. */
@@ -148,6 +150,12 @@ export function printResults(
       "WAL per one-order request accepted and applied (the drain's 10,000; cluster-wide, so an upper bound), bytes",
     value: fmt(large.walPerRequest),
     baseline: fmt(small.walPerRequest),
+  });
+  sizes.push({
+    figure:
+      "load average (1, 5, 15 min) when each side's measuring ended (both filled first, then measured one after the other)",
+    value: large.load,
+    baseline: small.load,
   });
   sizes.push({
     figure: "fill time, s (set-based SQL, then VACUUM ANALYZE)",
