@@ -320,12 +320,15 @@ async function measure(p: Filled): Promise<Figures> {
     try {
       const load = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
       await sleep(Math.min(2000, (SECONDS * 1000) / 4));
-      retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned, passes?.run);
+      retentionUnderLoad = await runRetention(sql, db.url, "29d", partitioned, {
+        inProcess: passes?.run,
+        timeOnly: true,
+      });
       underLoad = await load;
       // Control: the same, with nothing left for the pass to drop.
       const idleLoad = sendOneOrderRequests(server.url, live, { seconds: SECONDS });
       await sleep(Math.min(2000, (SECONDS * 1000) / 4));
-      await runRetention(sql, db.url, "29d", partitioned, passes?.run);
+      await runRetention(sql, db.url, "29d", partitioned, { inProcess: passes?.run, timeOnly: true });
       underIdlePass = await idleLoad;
     } finally {
       await passes?.close();
