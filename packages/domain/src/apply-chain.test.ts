@@ -121,8 +121,8 @@ describe("applyChainSteps", () => {
         return;
       }
       pauses += 1;
-      // A server gives the event loop a turn here.
-      await new Promise<void>((resolve) => setImmediate(resolve));
+      // A server gives the event loop a turn here; other work may run before the chain resumes.
+      await Promise.resolve();
     }
   });
 });
