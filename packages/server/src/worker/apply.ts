@@ -159,10 +159,15 @@ export async function applyStage(
           ? { id, seq, status: "succeeded", result: r.result }
           : { id, seq, status: "failed", errors: r.errors };
       });
-      await queue.finishStage(tx, accountId, finished, now, input.traceparent, {
-        after: slots.after + feedCount,
-        subscribed: slots.subscribed,
-      });
+      await queue.finishStage(
+        tx,
+        accountId,
+        finished,
+        now,
+        input.traceparent,
+        { after: slots.after + feedCount, subscribed: slots.subscribed },
+        input.short ? undefined : yieldToEventLoop,
+      );
       return {
         kind: "applied",
         members: members.map((m, i) => ({ ...m, outcome: (finished[i] as Outcome).status })),
