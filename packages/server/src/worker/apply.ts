@@ -95,28 +95,33 @@ export async function applyStage(
   const { database } = services;
   const { members, previous } = input;
   const turn = input.short ? () => undefined : yieldToEventLoop;
+  // startStage read the stored calls, so what the stage references is known before its first
+  // statement, and the state is read in the lock's round trip.
+  const chain: ChainedRequest[] = members.map(({ call }) => ({
+    kind: call.kind,
+    body: call.body,
+    params: { returnId: call.params?.return_id },
+  }));
+  const keys = mergeReferencedKeys(chain.map((r) => referencedKeys(r.kind, r.body, r.params)));
   try {
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
-      // Sent together, answered in one round trip: postgres.js pipelines them on the transaction's
-      // connection in the order they are called, so the lock timeout is in force for the locks
-      // (apply.test.ts holds a member's lock to check it). Both go through `database.rows`, which
-      // hands the statement to the driver at once; drizzle's `tx.execute` sent it a turn later, after
-      // the lock statement, which then waited without a timeout. A stage's statements run one after
-      // another, and each round trip is a turn of an event loop the busy accounts' stages share,
-      // which is what a quiet account's request mostly waits for (decision 017).
-      const [, stored] = await Promise.all([
+      // Sent together (behind BEGIN), answered in one round trip: postgres.js pipelines them on the
+      // transaction's connection in the order they are called, so the lock timeout is in force for
+      // the locks (apply.test.ts holds a member's lock to check it), and the state is read once the
+      // members are locked, as when it was read a round trip later. All hand their first statement
+      // to the driver at once (`database.rows`, `preparedRows`); drizzle's `tx.execute` sent it a
+      // turn later, after the lock statement, which then waited without a timeout. A stage's
+      // statements run one after another, and each round trip is a turn of an event loop the busy
+      // accounts' stages share, which is what a quiet account's request mostly waits for
+      // (decision 017). If the lock finds the lease gone, the state read beside it is thrown away
+      // with the transaction.
+      const [, , loaded] = await Promise.all([
         database.driver === "postgres"
           ? database.rows(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`), tx)
           : undefined,
         queue.lockMembers(tx, accountId, members),
+        loadState(tx, accountId, keys),
       ]);
-      const chain: ChainedRequest[] = stored.map((r) => ({
-        kind: r.kind,
-        body: r.body,
-        params: { returnId: r.params?.return_id },
-      }));
-      const keys = mergeReferencedKeys(chain.map((r) => referencedKeys(r.kind, r.body, r.params)));
-      const loaded = await loadState(tx, accountId, keys);
       const state = previous ? withChanges(loaded, previous.changes) : loaded;
       // The event loop's turn between the stage's longest stretches of JavaScript (parsing up to
       // 1,000 bodies, then applying them): another account's stage, and the API in the same
