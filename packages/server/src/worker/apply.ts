@@ -123,9 +123,9 @@ export async function applyStage(
         loadState(tx, accountId, keys),
       ]);
       const state = previous ? withChanges(loaded, previous.changes) : loaded;
-      // The event loop's turn between the stage's longest stretches of JavaScript (parsing up to
-      // 1,000 bodies, then applying them): another account's stage, and the API in the same
-      // process, run in between instead of after the whole stage.
+      // The event loop's turn between the stage's stretches of JavaScript (the state's reply, then
+      // applying, in slices): another account's stage, and the API in the same process, run in
+      // between instead of after the whole stage.
       await turn();
       const now = new Date().toISOString();
       const context = { now, newId };
