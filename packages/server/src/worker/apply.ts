@@ -17,7 +17,7 @@ import {
 } from "@oisr/domain";
 import { sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
-import { reserveRequestEvents } from "../outbox/index.ts";
+import { positionBefore, type RequestEventSlots, reserveRequestEvents } from "../outbox/index.ts";
 import { LeaseLost, type Outcome, type StartedRequest, type WorkerQueue } from "../queue/index.ts";
 import type { Services } from "../services.ts";
 import { feedPositions, writeChanges } from "../store/changes.ts";
@@ -154,10 +154,22 @@ export async function applyStage(
       // events (outbox/positions.ts): the account row is the first thing it writes (lock order,
       // outbox/index.ts).
       const feedCount = feedPositions(changes, outbox);
-      const slots = await reserveRequestEvents(database, tx, accountId, feedCount + results.length);
+      const count = feedCount + results.length;
       // An order the stage's state did not hold (read in this transaction, or written by the stage
       // before) is new to the table: its id was just made.
-      await writeChanges(tx, accountId, changes, outbox, now, slots.after, (id) => !state.orderById(id));
+      const isNewOrder = (id: string) => !state.orderById(id);
+      let slots: RequestEventSlots;
+      if (outbox.length === 0) {
+        // Without return events the writes read their positions back from the account row the
+        // bump locked (positionBefore), so both go out together, one round trip, bump first.
+        [slots] = await Promise.all([
+          reserveRequestEvents(database, tx, accountId, count),
+          writeChanges(tx, accountId, changes, outbox, now, positionBefore(accountId, count), isNewOrder),
+        ]);
+      } else {
+        slots = await reserveRequestEvents(database, tx, accountId, count);
+        await writeChanges(tx, accountId, changes, outbox, now, slots.after, isNewOrder);
+      }
       const finished: Outcome[] = results.map((r, i) => {
         const { id, seq } = members[i] as StartedRequest;
         return r.status === "succeeded"
