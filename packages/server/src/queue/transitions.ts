@@ -234,8 +234,12 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       outcomes: Outcome[],
       appliedAt: string,
       traceparent: string | null = null,
-      /** Positions the caller took for these requests' events with its own (one statement on the account row). */
-      reserved?: RequestEventSlots,
+      /**
+       * Positions the caller took for these requests' events with its own (one statement on the
+       * account row), or is taking: a promise of them when that statement was sent and not yet
+       * answered, so this one's update goes out behind it in the same round trip.
+       */
+      reserved?: RequestEventSlots | Promise<RequestEventSlots>,
       /**
        * A turn of the event loop, given between building the records and their events, and again
        * before the events' insert: for a 1,000-request stage each is a stretch of 2-11 ms of
@@ -244,7 +248,11 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       turn?: () => Promise<void>,
     ): Promise<void> {
       // The account row first (the feed positions), then the queue's rows: lock order, outbox/index.ts.
-      const slots = reserved ?? (await reserveRequestEvents(database, tx, accountId, outcomes.length));
+      const slots = Promise.resolve(
+        reserved ?? reserveRequestEvents(database, tx, accountId, outcomes.length),
+      );
+      // Awaited after the update: if the update fails first, the transaction fails either way.
+      slots.catch(() => {});
       const rows = outcomes.map((o) =>
         o.status === "succeeded"
           ? { id: o.id, status: o.status, result: o.result, errors: null }
@@ -285,8 +293,9 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         }),
         traceparent,
       }));
+      const taken = await slots;
       await turn?.();
-      await insertRequestEvents(tx, accountId, slots, records, turn);
+      await insertRequestEvents(tx, accountId, taken, records, turn);
     },
 
     /**

@@ -158,33 +158,54 @@ export async function applyStage(
       // An order the stage's state did not hold (read in this transaction, or written by the stage
       // before) is new to the table: its id was just made.
       const isNewOrder = (id: string) => !state.orderById(id);
-      let slots: RequestEventSlots;
-      if (outbox.length === 0) {
-        // Without return events the writes read their positions back from the account row the
-        // bump locked (positionBefore), so both go out together, one round trip, bump first.
-        [slots] = await Promise.all([
-          reserveRequestEvents(database, tx, accountId, count),
-          writeChanges(tx, accountId, changes, outbox, now, positionBefore(accountId, count), isNewOrder),
-        ]);
-      } else {
-        slots = await reserveRequestEvents(database, tx, accountId, count);
-        await writeChanges(tx, accountId, changes, outbox, now, slots.after, isNewOrder);
-      }
       const finished: Outcome[] = results.map((r, i) => {
         const { id, seq } = members[i] as StartedRequest;
         return r.status === "succeeded"
           ? { id, seq, status: "succeeded", result: r.result }
           : { id, seq, status: "failed", errors: r.errors };
       });
-      await queue.finishStage(
-        tx,
-        accountId,
-        finished,
-        now,
-        input.traceparent,
-        { after: slots.after + feedCount, subscribed: slots.subscribed },
-        input.short ? undefined : yieldToEventLoop,
-      );
+      // The request events' positions follow the changes' and return events'.
+      const forEvents = (s: RequestEventSlots): RequestEventSlots => ({
+        after: s.after + feedCount,
+        subscribed: s.subscribed,
+      });
+      const finish = (reserved: RequestEventSlots | Promise<RequestEventSlots>) =>
+        queue.finishStage(
+          tx,
+          accountId,
+          finished,
+          now,
+          input.traceparent,
+          reserved,
+          input.short ? undefined : yieldToEventLoop,
+        );
+      if (outbox.length === 0) {
+        // Without return events the writes read their positions back from the account row the
+        // bump locked (positionBefore), so both go out together, one round trip, bump first. When
+        // only orders changed, writeChanges sends one statement, and finishStage's update goes out
+        // behind it too: the lock order holds (account row, resources, then the queue's rows,
+        // outbox/index.ts) because the connection runs them in the order they were sent.
+        const reserving = reserveRequestEvents(database, tx, accountId, count);
+        const writing = writeChanges(
+          tx,
+          accountId,
+          changes,
+          outbox,
+          now,
+          positionBefore(accountId, count),
+          isNewOrder,
+        );
+        const onlyOrders = changes.returns.length + changes.shipments.length + changes.inventory.length === 0;
+        if (onlyOrders) await Promise.all([reserving, writing, finish(reserving.then(forEvents))]);
+        else {
+          const [slots] = await Promise.all([reserving, writing]);
+          await finish(forEvents(slots));
+        }
+      } else {
+        const slots = await reserveRequestEvents(database, tx, accountId, count);
+        await writeChanges(tx, accountId, changes, outbox, now, slots.after, isNewOrder);
+        await finish(forEvents(slots));
+      }
       return {
         kind: "applied",
         members: members.map((m, i) => ({ ...m, outcome: (finished[i] as Outcome).status })),
