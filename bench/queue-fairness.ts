@@ -59,6 +59,30 @@ interface Run {
    * events' insert, commit, the 2 ms poll and the GET itself), each as [p50, p99].
    */
   parts: { toStart: number[]; toApplied: number[]; toSeen: number[] };
+  /**
+   * The client's own GET /requests/{id} calls, ms [p50, p99], and how many a request took. The
+   * poll is sequential (GET, 2 ms sleep, GET…), so a commit that lands while a GET is in flight is
+   * seen one GET and 2 ms later: completed → seen carries up to one GET's duration of polling
+   * granularity on top of the commit and the answering GET.
+   */
+  gets: { ms: number[]; perRequest: number };
+  /**
+   * The server's event-loop delay over the run (prom-client's monitorEventLoopDelay gauges, reset
+   * at each scrape of GET /metrics: read once before and once after), ms: p50, p99, max.
+   */
+  loopDelay: { p50: number; p99: number; max: number };
+}
+
+/** The server's event-loop delay since the last scrape of /metrics, ms (prom-client resets it on each scrape). */
+async function eventLoopDelay(origin: string): Promise<{ p50: number; p99: number; max: number }> {
+  const text = await (await fetch(`${origin}/metrics`)).text();
+  const gauge = (name: string) => {
+    const m = text.match(
+      new RegExp(`^oisr_nodejs_eventloop_lag_${name}_seconds(?:\\{[^}]*\\})? ([\\d.e+-]+)$`, "m"),
+    );
+    return m ? Number(m[1]) * 1000 : Number.NaN;
+  };
+  return { p50: gauge("p50"), p99: gauge("p99"), max: gauge("max") };
 }
 
 interface RequestRecord {
@@ -101,6 +125,9 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
       const toStart: number[] = [];
       const toApplied: number[] = [];
       const toSeen: number[] = [];
+      const gets: number[] = [];
+      const origin = new URL(server.url).origin;
+      await eventLoopDelay(origin);
       const startedAt = performance.now();
       const startLeft = await openCount(sql, shape.busy);
       let left = startLeft;
@@ -121,7 +148,9 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
         const acked = performance.now();
         const id = ack.json.request_id as string;
         for (;;) {
+          const asked = performance.now();
           const r = await quiet.get<RequestRecord>(`/requests/${id}`);
+          gets.push(performance.now() - asked);
           if (r.json.status === "succeeded") {
             const seen = Date.now();
             const accepted = Date.parse(r.json.accepted_at);
@@ -139,6 +168,7 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
         if (sent % 10 === 0) left = await openCount(sql, shape.busy);
         await sleep(Math.max(0, 100 - (performance.now() - tick)));
       }
+      const loopDelay = await eventLoopDelay(origin);
       left = await openCount(sql, shape.busy);
       const seconds = (performance.now() - startedAt) / 1000;
       latencies.sort((a, b) => a - b);
@@ -147,6 +177,8 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
         return [percentile(xs, 50), percentile(xs, 99)];
       };
       return {
+        gets: { ms: p50p99(gets), perRequest: gets.length / Math.max(1, latencies.length) },
+        loopDelay,
         parts: { toStart: p50p99(toStart), toApplied: p50p99(toApplied), toSeen: p50p99(toSeen) },
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
@@ -171,7 +203,7 @@ const median = (xs: number[]) =>
   );
 const partText = ([p50, p99]: number[]) => `${fmt(p50 ?? 0)}/${fmt(p99 ?? 0)}`;
 const runText = (r: Run) =>
-  `p99 ${fmt(r.p99, 1)} (p50 ${fmt(r.p50, 1)}, max ${fmt(r.max)}; ${r.samples} requests, ${r.refused} refused and sent again), drain ${fmt(r.drainPerSec)}/s; p50/p99 ms accepted→started ${partText(r.parts.toStart)}, started→completed ${partText(r.parts.toApplied)}, completed→seen ${partText(r.parts.toSeen)}`;
+  `p99 ${fmt(r.p99, 1)} (p50 ${fmt(r.p50, 1)}, max ${fmt(r.max)}; ${r.samples} requests, ${r.refused} refused and sent again), drain ${fmt(r.drainPerSec)}/s; p50/p99 ms accepted→started ${partText(r.parts.toStart)}, started→completed ${partText(r.parts.toApplied)}, completed→seen ${partText(r.parts.toSeen)}; the client's GETs p50/p99 ${partText(r.gets.ms)} ms, ${r.gets.perRequest.toFixed(1)} a request; server event-loop delay p50/p99/max ${fmt(r.loopDelay.p50, 1)}/${fmt(r.loopDelay.p99, 1)}/${fmt(r.loopDelay.max)} ms`;
 
 for (const busyCount of BUSY) {
   const shape = await buildShape(busyCount);

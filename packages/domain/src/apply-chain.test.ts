@@ -1,7 +1,7 @@
 import { at } from "@oisr/contract/fixtures";
 import { describe, expect, it } from "vitest";
 import { applyBatch } from "./apply-batch.ts";
-import { applyChain, type ChainedRequest, withChanges } from "./apply-chain.ts";
+import { applyChain, applyChainSteps, type ChainedRequest, withChanges } from "./apply-chain.ts";
 import { MemoryState } from "./memory-state.ts";
 import { mergeReferencedKeys, referencedKeys } from "./referenced-keys.ts";
 import {
@@ -106,6 +106,24 @@ describe("applyChain", () => {
     oneByOne(state, [{ kind: "orders", body: { orders: [order] } }]);
     const { results } = applyChain(state, [{ kind: "orders", body: { orders: [order] } }], testContext());
     expect(succeeded(results[0] as never).result.stale).toBe(1);
+  });
+});
+
+describe("applyChainSteps", () => {
+  it("pauses once after each request and ends with what applyChain gives, however long the pauses", async () => {
+    const steps = applyChainSteps(new MemoryState(), chainOfCustody, testContext());
+    let pauses = 0;
+    for (;;) {
+      const step = steps.next();
+      if (step.done) {
+        expect(pauses).toBe(chainOfCustody.length);
+        expect(step.value).toEqual(applyChain(new MemoryState(), chainOfCustody, testContext()));
+        return;
+      }
+      pauses += 1;
+      // A server gives the event loop a turn here; other work may run before the chain resumes.
+      await Promise.resolve();
+    }
   });
 });
 

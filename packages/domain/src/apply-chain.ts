@@ -49,6 +49,23 @@ export function applyChain(
   requests: ReadonlyArray<ChainedRequest>,
   ctx: DomainContext,
 ): ChainResult {
+  const steps = applyChainSteps(state, requests, ctx);
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+  }
+}
+
+/**
+ * `applyChain`, pausing after each request: the caller decides when to resume, so a server can give
+ * other work a turn in the middle of a long chain (a 1,000-request chain is one stretch of 2-25 ms of
+ * JavaScript on a quiet 2-core machine, several times that under load). The result is the same.
+ */
+export function* applyChainSteps(
+  state: StateView,
+  requests: ReadonlyArray<ChainedRequest>,
+  ctx: DomainContext,
+): Generator<void, ChainResult, void> {
   // The requests' changes are fresh objects the domain never mutates afterwards, so they can be
   // layered as they are, without copies.
   const chain = new Overlay(state);
@@ -57,9 +74,11 @@ export function applyChain(
   for (const request of requests) {
     const result = applyBatch(request.kind, chain, request.body, ctx, request.params);
     results.push(result);
-    if (result.status !== "succeeded") continue;
-    putAll(chain, result.changes);
-    events.push(...result.events);
+    if (result.status === "succeeded") {
+      putAll(chain, result.changes);
+      events.push(...result.events);
+    }
+    yield;
   }
   return { results, changes: chain.changes(), events };
 }

@@ -1,7 +1,13 @@
 // Public API of @oisr/domain: pure business rules, (state, batch) -> (changes, events, errors).
 
 export { applyBatch, itemCount } from "./apply-batch.ts";
-export { applyChain, type ChainedRequest, type ChainResult, withChanges } from "./apply-chain.ts";
+export {
+  applyChain,
+  applyChainSteps,
+  type ChainedRequest,
+  type ChainResult,
+  withChanges,
+} from "./apply-chain.ts";
 export { compareTimestamps } from "./compare.ts";
 export { deriveOrderStatus, isActiveReturn } from "./derive.ts";
 export { applyDispositions } from "./dispositions.ts";

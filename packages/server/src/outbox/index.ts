@@ -41,7 +41,12 @@
 // waiting on one another), then write `webhook_deliveries` in the same statement or transaction.
 export { claimUndispatched, markDispatched, type PickedEvent } from "./fan-out-claim.ts";
 export { createEventStore, type EventStore, servedEventBody } from "./feed.ts";
-export { type RequestEventSlots, reserveRequestEvents, takeFeedPositions } from "./positions.ts";
+export {
+  positionBefore,
+  type RequestEventSlots,
+  reserveRequestEvents,
+  takeFeedPositions,
+} from "./positions.ts";
 export {
   type EventRow,
   insertEvents,

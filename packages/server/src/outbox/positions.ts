@@ -4,7 +4,7 @@
 // reading `feed_seq > cursor` never skips a row that commits later (lock order: index.ts).
 // The events' global bigserial `seq` could not serve this: it is drawn at insert, so a transaction
 // holding seq 10 may commit after one holding seq 11 has been read past.
-import { eq, sql } from "drizzle-orm";
+import { eq, type SQL, sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
 import { accounts } from "../db/schema.ts";
 
@@ -22,6 +22,16 @@ export async function takeFeedPositions(tx: Tx, accountId: string, count: number
   if (!row) throw new Error(`account ${accountId} vanished`);
   return Number(row.feedSeq) - count;
 }
+
+/**
+ * The position before the last `count` positions taken from the account's feed, read back from the
+ * account row in the statement it is part of: a statement sent behind reserveRequestEvents in the
+ * same transaction (pipelined, one round trip for both) numbers its rows with it
+ * (store/changes.ts). The row is this transaction's, locked by the bump, so no other takes
+ * positions in between.
+ */
+export const positionBefore = (accountId: string, count: number): SQL =>
+  sql`(select a.feed_seq - ${count}::bigint from accounts a where a.id = ${accountId})`;
 
 /** Feed positions taken for a stage's request events, and who wants them delivered. */
 export interface RequestEventSlots {

@@ -112,6 +112,8 @@ export async function insertRequestEvents(
   accountId: string,
   slots: RequestEventSlots,
   records: { record: FinalRequestRecord; traceparent?: string | null }[],
+  /** A turn of the event loop between building the rows and the insert (their JSON): see finishStage. */
+  turn?: () => Promise<void>,
 ): Promise<void> {
   const rows = records.map(({ record, traceparent }, i): EventRow => {
     // At the time the event's body gives (the request's completed_at), to the millisecond.
@@ -126,6 +128,7 @@ export async function insertRequestEvents(
       pending: slots.subscribed.has(payload.type satisfies RequestEventType),
     };
   });
+  await turn?.();
   await insertEvents(tx, accountId, rows);
 }
 

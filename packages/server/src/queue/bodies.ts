@@ -1,30 +1,14 @@
-// The stored calls of a stage's requests, locked for its apply transaction.
-import type { IngestBodies } from "@oisr/domain";
+// Locks a stage's requests for its apply transaction (their stored calls came with startStage).
 import { sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
-import type { RequestKind } from "./statuses.ts";
+import type { StoredCall } from "./stored-call.ts";
 import { LeaseLost } from "./transitions.ts";
 
 /**
- * A stored call, its body typed by its kind. The database hands back `kind` as text and `body` as
- * jsonb of no type; they are read as this union, unchecked, because the only writer (accept.ts,
- * from the ingest routes) stores them together: `kind` is the endpoint's (and the column's CHECK
- * keeps it to REQUEST_KINDS), `body` the JSON that endpoint's schema accepted before anything was
- * stored (http/body-validation.ts), defaults filled in.
- */
-export type StoredCall = {
-  [Kind in RequestKind]: {
-    id: string;
-    kind: Kind;
-    params: Record<string, string> | null;
-    body: IngestBodies[Kind];
-  };
-}[RequestKind];
-
-/**
- * Locks the stage's requests (in queue order) and reads their bodies. They were started by this
- * worker and are still `processing`; if one is not, another worker took the account over and
- * finished it, and this stage must not apply anything.
+ * Locks the stage's requests (in queue order) and hands back their stored calls, which startStage
+ * read (transitions.ts). They were started by this worker and are still `processing`; if one is
+ * not, another worker took the account over and finished it, and this stage must not apply
+ * anything.
  *
  * An account's open requests are the last ones it accepted (requests finish in FIFO order), and a
  * stage is a run of them, so its members are exactly the account's processing requests in their
@@ -35,13 +19,13 @@ export async function lockMembers(
   database: Database,
   tx: Tx,
   accountId: string,
-  members: { id: string; seq: number }[],
+  members: { id: string; seq: number; call: StoredCall }[],
 ): Promise<StoredCall[]> {
   const first = members[0];
   const last = members[members.length - 1];
   if (!first || !last) return [];
-  const rows = await database.rows<StoredCall>(
-    sql`select id, kind, params, body from requests
+  const rows = await database.rows<{ id: string }>(
+    sql`select id from requests
          where account_id = ${accountId} and seq between ${first.seq} and ${last.seq} and status = 'processing'
          order by seq
          for update`,
@@ -52,5 +36,5 @@ export async function lockMembers(
       `lockMembers found ${rows.length} processing requests in seq ${first.seq}..${last.seq} for ${members.length} members` +
         ` (first found ${rows[0]?.id ?? "none"}, first member ${first.id})`,
     );
-  return rows;
+  return members.map((m) => m.call);
 }

@@ -2,7 +2,7 @@
 // with their GET /events positions (outbox/ writes those), all inside the caller's transaction. Each
 // statement has one fixed text whatever the batch size: the rows travel as one JSON parameter and
 // PostgreSQL unpacks them, which keeps a 1000-order batch to a few statements, each prepared once.
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Tx } from "../db/client.ts";
 import { preparedRows } from "../db/prepared.ts";
 import { insertOutboxEvents, type OutboxEvent, takeFeedPositions } from "../outbox/index.ts";
@@ -37,16 +37,21 @@ export async function writeChanges(
   now: string,
   /**
    * The position before the first of the `feedPositions(changes, outbox)` positions the caller
-   * already took (the worker takes them with its request events', one statement for both).
+   * already took (the worker takes them with its request events', one statement for both). Without
+   * return events it may be the statement that reads it back (outbox/positions.ts positionBefore),
+   * so the caller sends these writes in the same round trip as the statement that takes them.
    */
-  after?: number,
+  after?: number | SQL,
   /** Whether an order is new to the table (its id was made in this stage): known to the worker. */
   isNewOrder?: (id: string) => boolean,
 ): Promise<void> {
   // Orders, returns and events take their positions from one per-account sequence, under the
   // account row lock (outbox/positions.ts; lock order: outbox/index.ts).
   const feedCount = feedPositions(changes, outbox);
-  let seq = after ?? (feedCount > 0 ? await takeFeedPositions(tx, accountId, feedCount) : 0);
+  const start = after ?? (feedCount > 0 ? await takeFeedPositions(tx, accountId, feedCount) : 0);
+  let offset = 0;
+  const seq = () =>
+    typeof start === "number" ? sql`${start + offset}::bigint` : sql`(${start} + ${offset}::bigint)`;
 
   // An entity whose version did not change (only its source watermark moved) keeps its feed
   // position: consumers upsert by version, so sending it again would be noise.
@@ -61,23 +66,23 @@ export async function writeChanges(
       sql`
       insert into orders (account_id, id, external_id, status, source, feed_seq, updated_at, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'status', e.body->>'source',
-             ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
+             ${seq()} + e.n, (e.body->>'updated_at')::timestamptz, e.body
         from ${elements(changes.orders)}`,
     );
-    seq += changes.orders.length;
+    offset += changes.orders.length;
   } else if (changes.orders.length > 0) {
     await preparedRows(
       tx,
       sql`
       insert into orders (account_id, id, external_id, status, source, feed_seq, updated_at, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'status', e.body->>'source',
-             ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
+             ${seq()} + e.n, (e.body->>'updated_at')::timestamptz, e.body
         from ${elements(changes.orders)}
       on conflict (account_id, id) do update set
         status = excluded.status, source = excluded.source, updated_at = excluded.updated_at, body = excluded.body,
         feed_seq = case when orders.body->'version' = excluded.body->'version' then orders.feed_seq else excluded.feed_seq end`,
     );
-    seq += changes.orders.length;
+    offset += changes.orders.length;
   }
   if (changes.returns.length > 0) {
     await preparedRows(
@@ -85,13 +90,13 @@ export async function writeChanges(
       sql`
       insert into returns (account_id, id, external_id, order_id, status, feed_seq, updated_at, body)
       select ${accountId}, e.body->>'id', e.body->>'external_id', e.body->>'order_id', e.body->>'status',
-             ${seq}::bigint + e.n, (e.body->>'updated_at')::timestamptz, e.body
+             ${seq()} + e.n, (e.body->>'updated_at')::timestamptz, e.body
         from ${elements(changes.returns)}
       on conflict (account_id, id) do update set
         status = excluded.status, updated_at = excluded.updated_at, body = excluded.body,
         feed_seq = case when returns.body->'version' = excluded.body->'version' then returns.feed_seq else excluded.feed_seq end`,
     );
-    seq += changes.returns.length;
+    offset += changes.returns.length;
   }
   if (changes.shipments.length > 0) {
     await preparedRows(
@@ -113,5 +118,8 @@ export async function writeChanges(
       on conflict (account_id, location_id, sku) do update set as_of = excluded.as_of, body = excluded.body`,
     );
   }
-  await insertOutboxEvents(tx, accountId, seq, outbox, now);
+  if (outbox.length === 0) return;
+  // Return events carry their positions in their rows, so they need the number.
+  if (typeof start !== "number") throw new Error("return events need their feed positions as a number");
+  await insertOutboxEvents(tx, accountId, start + offset, outbox, now);
 }

@@ -7,7 +7,9 @@
 // it did not.
 import {
   applyChain,
+  applyChainSteps,
   type ChainedRequest,
+  type ChainResult,
   type Changes,
   mergeReferencedKeys,
   referencedKeys,
@@ -15,7 +17,7 @@ import {
 } from "@oisr/domain";
 import { sql } from "drizzle-orm";
 import type { Config } from "../config.ts";
-import { reserveRequestEvents } from "../outbox/index.ts";
+import { positionBefore, type RequestEventSlots, reserveRequestEvents } from "../outbox/index.ts";
 import { LeaseLost, type Outcome, type StartedRequest, type WorkerQueue } from "../queue/index.ts";
 import type { Services } from "../services.ts";
 import { feedPositions, writeChanges } from "../store/changes.ts";
@@ -58,6 +60,29 @@ class Abandoned extends Error {}
 
 const yieldToEventLoop = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/**
+ * The longest a big stage's apply runs before it gives the event loop a turn. Applying 1,000
+ * one-order requests is one stretch of 2-25 ms of JavaScript on a quiet 2-core machine (scavenges
+ * make the spread) and several times that under load; every reply a quiet account's stage or a GET
+ * waits for in the same process waited behind it (decision 017, session 15). A turn when nothing
+ * else waits costs a few microseconds.
+ */
+const APPLY_SLICE_MS = 5;
+
+/** applyChain in slices of about APPLY_SLICE_MS, with a turn of the event loop between them. */
+async function applyInSlices(...args: Parameters<typeof applyChain>): Promise<ChainResult> {
+  const steps = applyChainSteps(...args);
+  let sliceStart = performance.now();
+  for (;;) {
+    const step = steps.next();
+    if (step.done) return step.value;
+    if (performance.now() - sliceStart >= APPLY_SLICE_MS) {
+      await yieldToEventLoop();
+      sliceStart = performance.now();
+    }
+  }
+}
+
 /** Applies a started stage in one transaction; transient failures are thrown (the caller settles them). */
 export async function applyStage(
   services: Services,
@@ -70,35 +95,43 @@ export async function applyStage(
   const { database } = services;
   const { members, previous } = input;
   const turn = input.short ? () => undefined : yieldToEventLoop;
+  // startStage read the stored calls, so what the stage references is known before its first
+  // statement, and the state is read in the lock's round trip.
+  const chain: ChainedRequest[] = members.map(({ call }) => ({
+    kind: call.kind,
+    body: call.body,
+    params: { returnId: call.params?.return_id },
+  }));
+  const keys = mergeReferencedKeys(chain.map((r) => referencedKeys(r.kind, r.body, r.params)));
   try {
     const outcome = await database.db.transaction(async (tx): Promise<StageOutcome> => {
-      // Sent together, answered in one round trip: postgres.js pipelines them on the transaction's
-      // connection in the order they are called, so the lock timeout is in force for the locks
-      // (apply.test.ts holds a member's lock to check it). Both go through `database.rows`, which
-      // hands the statement to the driver at once; drizzle's `tx.execute` sent it a turn later, after
-      // the lock statement, which then waited without a timeout. A stage's statements run one after
-      // another, and each round trip is a turn of an event loop the busy accounts' stages share,
-      // which is what a quiet account's request mostly waits for (decision 017).
-      const [, stored] = await Promise.all([
+      // Sent together (behind BEGIN), answered in one round trip: postgres.js pipelines them on the
+      // transaction's connection in the order they are called, so the lock timeout is in force for
+      // the locks (apply.test.ts holds a member's lock to check it), and the state is read once the
+      // members are locked, as when it was read a round trip later. All hand their first statement
+      // to the driver at once (`database.rows`, `preparedRows`); drizzle's `tx.execute` sent it a
+      // turn later, after the lock statement, which then waited without a timeout. A stage's
+      // statements run one after another, and each round trip is a turn of an event loop the busy
+      // accounts' stages share, which is what a quiet account's request mostly waits for
+      // (decision 017). If the lock finds the lease gone, the state read beside it is thrown away
+      // with the transaction.
+      const [, , loaded] = await Promise.all([
         database.driver === "postgres"
           ? database.rows(sql.raw(`set local lock_timeout = ${Math.floor(config.applyLockTimeoutMs)}`), tx)
           : undefined,
         queue.lockMembers(tx, accountId, members),
+        loadState(tx, accountId, keys),
       ]);
-      const chain: ChainedRequest[] = stored.map((r) => ({
-        kind: r.kind,
-        body: r.body,
-        params: { returnId: r.params?.return_id },
-      }));
-      const keys = mergeReferencedKeys(chain.map((r) => referencedKeys(r.kind, r.body, r.params)));
-      const loaded = await loadState(tx, accountId, keys);
       const state = previous ? withChanges(loaded, previous.changes) : loaded;
-      // The event loop's turn between the stage's longest stretches of JavaScript (parsing up to
-      // 1,000 bodies, then applying them): another account's stage, and the API in the same
-      // process, run in between instead of after the whole stage.
+      // The event loop's turn between the stage's stretches of JavaScript (the state's reply, then
+      // applying, in slices): another account's stage, and the API in the same process, run in
+      // between instead of after the whole stage.
       await turn();
       const now = new Date().toISOString();
-      const { results, changes } = applyChain(state, chain, { now, newId });
+      const context = { now, newId };
+      const { results, changes } = input.short
+        ? applyChain(state, chain, context)
+        : await applyInSlices(state, chain, context);
       await turn();
 
       // Writes keep commit order: the account's feed positions are taken after the stage before
@@ -121,20 +154,58 @@ export async function applyStage(
       // events (outbox/positions.ts): the account row is the first thing it writes (lock order,
       // outbox/index.ts).
       const feedCount = feedPositions(changes, outbox);
-      const slots = await reserveRequestEvents(database, tx, accountId, feedCount + results.length);
+      const count = feedCount + results.length;
       // An order the stage's state did not hold (read in this transaction, or written by the stage
       // before) is new to the table: its id was just made.
-      await writeChanges(tx, accountId, changes, outbox, now, slots.after, (id) => !state.orderById(id));
+      const isNewOrder = (id: string) => !state.orderById(id);
       const finished: Outcome[] = results.map((r, i) => {
         const { id, seq } = members[i] as StartedRequest;
         return r.status === "succeeded"
           ? { id, seq, status: "succeeded", result: r.result }
           : { id, seq, status: "failed", errors: r.errors };
       });
-      await queue.finishStage(tx, accountId, finished, now, input.traceparent, {
-        after: slots.after + feedCount,
-        subscribed: slots.subscribed,
+      // The request events' positions follow the changes' and return events'.
+      const forEvents = (s: RequestEventSlots): RequestEventSlots => ({
+        after: s.after + feedCount,
+        subscribed: s.subscribed,
       });
+      const finish = (reserved: RequestEventSlots | Promise<RequestEventSlots>) =>
+        queue.finishStage(
+          tx,
+          accountId,
+          finished,
+          now,
+          input.traceparent,
+          reserved,
+          input.short ? undefined : yieldToEventLoop,
+        );
+      if (outbox.length === 0) {
+        // Without return events the writes read their positions back from the account row the
+        // bump locked (positionBefore), so both go out together, one round trip, bump first. When
+        // only orders changed, writeChanges sends one statement, and finishStage's update goes out
+        // behind it too: the lock order holds (account row, resources, then the queue's rows,
+        // outbox/index.ts) because the connection runs them in the order they were sent.
+        const reserving = reserveRequestEvents(database, tx, accountId, count);
+        const writing = writeChanges(
+          tx,
+          accountId,
+          changes,
+          outbox,
+          now,
+          positionBefore(accountId, count),
+          isNewOrder,
+        );
+        const onlyOrders = changes.returns.length + changes.shipments.length + changes.inventory.length === 0;
+        if (onlyOrders) await Promise.all([reserving, writing, finish(reserving.then(forEvents))]);
+        else {
+          const [slots] = await Promise.all([reserving, writing]);
+          await finish(forEvents(slots));
+        }
+      } else {
+        const slots = await reserveRequestEvents(database, tx, accountId, count);
+        await writeChanges(tx, accountId, changes, outbox, now, slots.after, isNewOrder);
+        await finish(forEvents(slots));
+      }
       return {
         kind: "applied",
         members: members.map((m, i) => ({ ...m, outcome: (finished[i] as Outcome).status })),
