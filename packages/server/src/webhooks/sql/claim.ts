@@ -8,8 +8,15 @@
 // at most perSubscription rows, plus leases of dead dispatchers until they are claimed again).
 // The claim it replaced grouped every due attempt to find the subscriptions with work (80 ms at
 // 4,700 pending) and counted leases through the subscription's whole history (0.8 ms each).
-// Both tables are partitioned by day, so each probe descends every partition's index (~34 at a
-// 30-day retention): constant in the backlog, linear in the retention.
+// Both tables are partitioned by time (decision 020), and a probe of a partitioned index descends
+// every partition's index: 50 subscriptions x 52 minute partitions x 2 = 5,200 descents a claim in
+// the soak, linear in the retention. So every statement first takes `floor`, the oldest pending
+// attempt's created_at (the partition key), from migration 0019's partial index: the partitions are
+// range-ordered, so that is the first entry of the oldest partition that has one. Every probe then
+// bounds created_at below by it, and run-time pruning skips each partition wholly before it: the
+// probes read the partitions that hold pending attempts (1-2 while the dispatcher keeps up). The
+// bound is exact, not a cache: it is read in the statement's own snapshot, so every pending row a
+// probe can see is at or after it, whichever writer made it (decision 024, session 15).
 //
 // Every statement is one text whatever the number of subscriptions (lists travel as one JSON
 // parameter), so its prepared plan is reused: planning a statement over the partitioned table
@@ -54,13 +61,22 @@ export const EVENT_GONE_ERROR = "event_expired: the event is past the retention 
 const literal = (n: number) => sql.raw(String(Math.max(0, Math.trunc(n))));
 const TEST_TYPE = sql.raw(`'${TEST_EVENT_TYPE.replaceAll("'", "''")}'`);
 
+/**
+ * The statement's first CTE: the oldest pending attempt's created_at (null when none is pending).
+ * MATERIALIZED, so it is read once per statement and reaches the probes as a parameter known at
+ * run time, which is what lets the executor prune partitions by it.
+ */
+const FLOOR = sql.raw(`pending_floor as materialized (
+    select min(f.created_at) as since from webhook_deliveries f where f.status = 'pending')`);
+const atOrAfterFloor = (alias: string) => sql.raw(`${alias}.created_at >= (select since from pending_floor)`);
+
 /** Leases held on the subscription `s` right now: a walk over webhook_deliveries_leased_idx. */
 const leased = (s: SQL) => sql`(select count(*) from webhook_deliveries l
-   where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id
+   where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id and ${atOrAfterFloor("l")}
      and l.status = 'pending' and l.lease_owner is not null and l.lease_until >= now())`;
 
 /** Attempts of the subscription `s` that may go out now: due, unleased, and only tests while it is disabled. */
-const claimable = (s: SQL) => sql`d.account_id = ${s}.account_id and d.subscription_id = ${s}.id
+const claimable = (s: SQL) => sql`d.account_id = ${s}.account_id and d.subscription_id = ${s}.id and ${atOrAfterFloor("d")}
    and d.status = 'pending' and d.next_attempt_at <= now()
    and (d.lease_until is null or d.lease_until < now())
    and (${s}.status = 'enabled' or d.event_type = ${TEST_TYPE})`;
@@ -81,7 +97,8 @@ export async function claimDue(
     // Subscriptions with due work and a free slot, oldest due first; the lock is tried only on the
     // ones the limit kept (a volatile function is not pushed below the subquery's LIMIT).
     const picked = await database.rows<{ account_id: string; id: string }>(
-      sql`select account_id, id from (
+      sql`with ${FLOOR}
+          select account_id, id from (
             select s.account_id, s.id, due.oldest
               from webhook_subscriptions s
               cross join lateral (
@@ -98,7 +115,7 @@ export async function claimDue(
     );
     if (picked.length === 0) return [];
     return database.rows<ClaimedRow>(
-      sql`with open as (
+      sql`with ${FLOOR}, open as (
             select s.account_id, s.id, s.status, ${literal(perSubscription)} - ${leased(s)} as free
               from webhook_subscriptions s
              -- One parameter, whatever the count: one statement text, so its prepared plan is reused.
@@ -154,16 +171,18 @@ export async function claimDue(
 export async function attemptsDueInMs(database: Database): Promise<number | null> {
   const s = sql.raw("s");
   const [row] = await database.rows<{ ms: number | string | null }>(
-    sql`select extract(epoch from min(greatest(least(u.next, l.next), s.paused_until)) - now()) * 1000 as ms
+    sql`with ${FLOOR}
+        select extract(epoch from min(greatest(least(u.next, l.next), s.paused_until)) - now()) * 1000 as ms
           from webhook_subscriptions s
           left join lateral (
             select d.next_attempt_at as next from webhook_deliveries d
              where d.account_id = s.account_id and d.subscription_id = s.id and d.status = 'pending'
+               and ${atOrAfterFloor("d")}
                and (d.lease_until is null or d.lease_until < now())
              order by d.next_attempt_at limit 1) u on true
           left join lateral (
             select min(l.lease_until) as next from webhook_deliveries l
-             where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id
+             where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id and ${atOrAfterFloor("l")}
                and l.status = 'pending' and l.lease_owner is not null) l on true
          where u.next is not null or l.next is not null`,
   );
