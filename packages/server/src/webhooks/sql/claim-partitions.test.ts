@@ -10,7 +10,7 @@ import { events } from "../../db/schema.ts";
 import { webhookDeliveries } from "../../db/webhook-schema.ts";
 import { newId } from "../../store/ids.ts";
 import { useFreshDatabase } from "../test-support.ts";
-import { createDeliveryStore } from "./attempts.ts";
+import { createDeliveryStore, type RecordPolicy } from "./attempts.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
 
 let database: Database;
@@ -20,6 +20,8 @@ useFreshDatabase((opened) => {
 
 const DAY = 86_400_000;
 const LEASE = 60_000;
+const ok = { ok: true as const, status: 204, durationMs: 1 };
+const policy: RecordPolicy = { schedule: [1000], disableAfterFailures: 1000, disableAfterMs: 0 };
 
 /** The day partitions of both tables `age` days back; the server makes only those around now. */
 async function partitionsAt(age: number) {
@@ -91,11 +93,9 @@ describe("claim across partitions", () => {
     // fills its one slot, so it waits.
     const newer = await attemptAt(accountId, old.id, 0);
     expect(await store.claim(10, 1, LEASE)).toEqual([]);
-    await store.record(first.find((c) => c.id === oldest)!, { ok: true, status: 204, durationMs: 1 }, {
-      schedule: [1000],
-      disableAfterFailures: 1000,
-      disableAfterMs: 0,
-    });
+    const claimedOldest = first.find((c) => c.id === oldest);
+    if (claimedOldest === undefined) throw new Error("the old attempt was not claimed");
+    await store.record(claimedOldest, ok, policy);
     expect((await store.claim(10, 1, LEASE)).map((c) => c.id)).toEqual([newer]);
   });
 });

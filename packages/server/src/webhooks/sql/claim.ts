@@ -76,8 +76,8 @@ const leased = (s: SQL) => sql`(select count(*) from webhook_deliveries l
      and l.status = 'pending' and l.lease_owner is not null and l.lease_until >= now())`;
 
 /** Attempts of the subscription `s` that may go out now: due, unleased, and only tests while it is disabled. */
-const claimable = (s: SQL) => sql`d.account_id = ${s}.account_id and d.subscription_id = ${s}.id and ${atOrAfterFloor("d")}
-   and d.status = 'pending' and d.next_attempt_at <= now()
+const claimable = (s: SQL) => sql`d.account_id = ${s}.account_id and d.subscription_id = ${s}.id
+   and ${atOrAfterFloor("d")} and d.status = 'pending' and d.next_attempt_at <= now()
    and (d.lease_until is null or d.lease_until < now())
    and (${s}.status = 'enabled' or d.event_type = ${TEST_TYPE})`;
 
