@@ -37,6 +37,12 @@ const PARTITION_MINUTES = Number(process.env.BENCH_WEBHOOK_PARTITION_MINUTES ?? 
 const BASELINE_MAIN = process.env.BENCH_WEBHOOK_BASELINE_MAIN;
 /** Indexes of this tree's migrations that the baseline's do not make (dropped from the baseline's copy). */
 const NEWER_INDEXES = ["webhook_deliveries_pending_created_idx"];
+/**
+ * The CLI's start makes the partitions around now sized by its retention, and the fill's are then
+ * skipped where those cover: with minute partitions it runs with a retention that makes minute ones.
+ * The worker keeps the default 30 days, so its retention pass drops nothing while it is measured.
+ */
+const CLI_ENV: Record<string, string> = PARTITION_MINUTES > 0 ? { OISR_REQUEST_RETENTION: "10m" } : {};
 /** The span the history covers and the partitions that hold it. */
 const SPAN =
   PARTITION_MINUTES > 0
@@ -182,7 +188,7 @@ async function drain(
   const filled = await freshDatabase();
   const hook = await receiver();
   try {
-    const account = await createAccount(filled.url, "webhook-drain");
+    const account = await createAccount(filled.url, "webhook-drain", CLI_ENV);
     const sql = postgres(filled.url, { max: 1, onnotice: () => {} });
     let partitions = 0;
     try {
@@ -218,7 +224,7 @@ async function drain(
 
 if (process.env.BENCH_WEBHOOK_FILL_ONLY) {
   const db = await freshDatabase();
-  const account = await createAccount(db.url, "webhook-drain");
+  const account = await createAccount(db.url, "webhook-drain", CLI_ENV);
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   const { partitions } = await fill(
     sql,
