@@ -10,13 +10,13 @@
 // 4,700 pending) and counted leases through the subscription's whole history (0.8 ms each).
 // Both tables are partitioned by time (decision 020), and a probe of a partitioned index descends
 // every partition's index: 50 subscriptions x 52 minute partitions x 2 = 5,200 descents a claim in
-// the soak, linear in the retention. So every statement first takes `floor`, the oldest pending
-// attempt's created_at (the partition key), from migration 0019's partial index: the partitions are
-// range-ordered, so that is the first entry of the oldest partition that has one. Every probe then
-// bounds created_at below by it, and run-time pruning skips each partition wholly before it: the
-// probes read the partitions that hold pending attempts (1-2 while the dispatcher keeps up). The
-// bound is exact, not a cache: it is read in the statement's own snapshot, so every pending row a
-// probe can see is at or after it, whichever writer made it (decision 024, session 15).
+// the soak, linear in the retention. So every statement first takes `pending_floor`, the oldest
+// pending attempt's created_at (the partition key), from migration 0019's partial index: the
+// partitions are range-ordered, so that is the first entry of the oldest partition that has one.
+// Every probe then bounds created_at below by it, and run-time pruning skips each partition wholly
+// before it: the probes read the partitions that hold pending attempts (1-2 while the dispatcher
+// keeps up). The bound is exact, not a cache: it is read in the statement's own snapshot, so every
+// pending row a probe can see is at or after it, whichever writer made it (decision 024, session 15).
 //
 // Every statement is one text whatever the number of subscriptions (lists travel as one JSON
 // parameter), so its prepared plan is reused: planning a statement over the partitioned table
