@@ -11,6 +11,13 @@
 //   BENCH_WEBHOOK_SUBSCRIPTIONS=50  BENCH_WEBHOOK_BACKLOGS=2000,50000  BENCH_WEBHOOK_HISTORY=200000
 //   BENCH_WEBHOOK_FILL_ONLY=1   fills one database (the largest backlog, with history), prints its
 //                               URL and keeps it, for EXPLAIN ANALYZE of the dispatcher's statements
+//   BENCH_WEBHOOK_PARTITION_MINUTES=52   minute partitions over the last 52 minutes instead of day
+//                               partitions over 30 days (a soak's 10-minute retention keeps ~52), the
+//                               history spread over them: the claim's cost in the number of partitions
+//   BENCH_WEBHOOK_BASELINE_MAIN=<another build's packages/server/dist/main.mjs>   same-run A/B: each
+//                               case is filled once, and each build drains its own copy of it, the
+//                               order alternating from case to case; indexes the baseline's
+//                               migrations do not make are dropped from its copy
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,7 +25,7 @@ import { loadavg } from "node:os";
 import postgres from "postgres";
 import { meterText, runMeter } from "./lib/cpu.ts";
 import { createHelpers, dropHelpers } from "./lib/growth-fill.ts";
-import { createAccount, freshDatabase, startOisrWorker } from "./lib/processes.ts";
+import { cloneDatabase, createAccount, freshDatabase, startOisrWorker } from "./lib/processes.ts";
 import { fmt, printTable, type Row, ratio } from "./lib/report.ts";
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_WEBHOOK_SUBSCRIPTIONS ?? 50);
@@ -26,12 +33,37 @@ const BACKLOGS = (process.env.BENCH_WEBHOOK_BACKLOGS ?? "2000,50000").split(",")
 const HISTORY = Number(process.env.BENCH_WEBHOOK_HISTORY ?? 200_000);
 const HISTORY_DAYS = 30;
 const WINDOW_S = Number(process.env.BENCH_WEBHOOK_WINDOW_S ?? 40);
+const PARTITION_MINUTES = Number(process.env.BENCH_WEBHOOK_PARTITION_MINUTES ?? 0);
+const BASELINE_MAIN = process.env.BENCH_WEBHOOK_BASELINE_MAIN;
+/** Indexes of this tree's migrations that the baseline's do not make (dropped from the baseline's copy). */
+const NEWER_INDEXES = ["webhook_deliveries_pending_created_idx"];
+/**
+ * The CLI's start makes the partitions around now sized by its retention, and the fill's are then
+ * skipped where those cover: with minute partitions it runs with a retention that makes minute ones.
+ * The worker keeps the default 30 days, so its retention pass drops nothing while it is measured.
+ */
+const CLI_ENV: Record<string, string> = PARTITION_MINUTES > 0 ? { OISR_REQUEST_RETENTION: "10m" } : {};
+/** The span the history covers and the partitions that hold it. */
+const SPAN =
+  PARTITION_MINUTES > 0
+    ? {
+        ms: PARTITION_MINUTES * 60_000,
+        from: `${PARTITION_MINUTES + 1} minutes`,
+        ahead: "5 minutes",
+        interval: "1 minute",
+      }
+    : { ms: HISTORY_DAYS * 86_400_000, from: `${HISTORY_DAYS + 1} days`, ahead: "2 days", interval: "1 day" };
 
 /** A receiver answering 204 to everything, counting what it got and when. */
 async function receiver() {
   let hits = 0;
   let firstMs = 0;
   let lastMs = 0;
+  const reset = () => {
+    hits = 0;
+    firstMs = 0;
+    lastMs = 0;
+  };
   const server = createServer((req, res) => {
     req.resume();
     req.on("end", () => {
@@ -47,6 +79,7 @@ async function receiver() {
   return {
     url: `http://127.0.0.1:${port}/hook`,
     counts: () => ({ hits, firstMs, lastMs }),
+    reset,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
@@ -55,9 +88,9 @@ async function receiver() {
 async function fill(sql: postgres.Sql, accountId: string, url: string, backlog: number, history: number) {
   await createHelpers(sql);
   const nowMs = Date.now();
-  // Daily partitions over the history's span, as a 30-day retention keeps them.
-  await sql`select oisr_ensure_table_partitions(t, now() - ${`${HISTORY_DAYS + 1} days`}::interval,
-                   now() + interval '2 days', interval '1 day')
+  // Daily partitions over the history's span, as a 30-day retention keeps them (or minute ones).
+  await sql`select oisr_ensure_table_partitions(t, now() - ${SPAN.from}::interval,
+                   now() + ${SPAN.ahead}::interval, ${SPAN.interval}::interval)
               from unnest(array['events', 'webhook_deliveries']) t`;
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   await sql`insert into webhook_subscriptions (account_id, id, url, events, secret, created_at, updated_at)
@@ -87,17 +120,17 @@ async function fill(sql: postgres.Sql, accountId: string, url: string, backlog: 
                    lateral (select 'evt_' || growth_ulid(${nowMs - 60_000}::bigint + 1 + k / ${SUBSCRIPTIONS},
                                                          'evt' || (1 + k / ${SUBSCRIPTIONS})) as id) e,
                    lateral (select 'whd_' || growth_ulid(${nowMs - 50_000}::bigint + k / 100, 'whd' || k) as id) d`;
-  // Delivered history: succeeded first attempts spread over the last 30 days, every subscription alike.
+  // Delivered history: succeeded first attempts spread over the span, every subscription alike.
   for (let done = 0; done < history; done += 50_000) {
     const n = Math.min(50_000, history - done);
-    const step = (HISTORY_DAYS * 86_400_000) / history;
+    const step = SPAN.ms / history;
     await sql`insert into webhook_deliveries (account_id, id, subscription_id, event_id, event_type, trigger, round,
                                               attempt, status, attempted_at, response_status, duration_ms, created_at)
               select ${accountId}, d.id, (${subs}::text[])[1 + (k % ${SUBSCRIPTIONS})],
                      'evt_' || growth_ulid(t - 10, 'hevt' || k), 'request.succeeded', 'event', 0,
                      1, 'succeeded', oisr_ulid_time(d.id), 204, 3, oisr_ulid_time(d.id)
                 from generate_series(${done}::int, ${done + n - 1}::int) k,
-                     lateral (select (${nowMs - HISTORY_DAYS * 86_400_000}::bigint + k * ${step}::float8)::bigint as t) ms,
+                     lateral (select (${nowMs - SPAN.ms}::bigint + k * ${step}::float8)::bigint as t) ms,
                      lateral (select 'whd_' || growth_ulid(t, 'hwhd' || k) as id) d`;
   }
   await dropHelpers(sql);
@@ -108,53 +141,90 @@ async function fill(sql: postgres.Sql, accountId: string, url: string, backlog: 
   return { partitions: parts?.n ?? 0 };
 }
 
-async function drain(backlog: number, history: number) {
-  const db = await freshDatabase();
+/** One build's worker draining its own copy of a filled database, timed at the receiver. */
+async function measure(
+  url: string,
+  hook: Awaited<ReturnType<typeof receiver>>,
+  backlog: number,
+  main?: string,
+) {
+  hook.reset();
+  const target = Math.floor(backlog * 0.75);
+  const worker = await startOisrWorker(url, { OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" }, main);
+  const load = loadavg()[0] ?? 0;
+  try {
+    const meter = await runMeter(url, { worker: worker.child.pid ?? 0 });
+    const t0 = performance.now();
+    for (;;) {
+      await new Promise((r) => setTimeout(r, 100));
+      const c = hook.counts();
+      if (c.hits >= target) break;
+      if (c.hits > 0 && performance.now() - c.firstMs > WINDOW_S * 1000) break;
+      if (c.hits === 0 && performance.now() - t0 > 60_000) throw new Error("no delivery in 60 s");
+    }
+    const cpu = await meter();
+    const c = hook.counts();
+    const seconds = (c.lastMs - c.firstMs) / 1000;
+    const rate = (c.hits - 1) / seconds;
+    // CPU per delivery (milliseconds), which a busy machine stretches far less than wall time.
+    const perDelivery = {
+      worker: ((cpu.cores.worker ?? 0) / rate) * 1000,
+      postgres: (cpu.postgres / rate) * 1000,
+    };
+    return { rate, hits: c.hits, seconds, load, perDelivery, cpu: meterText(cpu) };
+  } finally {
+    await worker.stop();
+  }
+}
+
+type Drained = Awaited<ReturnType<typeof measure>> & { partitions: number };
+
+/** Fills one database for the case; this build (and the baseline, in alternating order) drains a copy each. */
+async function drain(
+  backlog: number,
+  history: number,
+  baselineFirst: boolean,
+): Promise<{ current: Drained; baseline?: Drained }> {
+  const filled = await freshDatabase();
   const hook = await receiver();
   try {
-    const account = await createAccount(db.url, "webhook-drain");
-    const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+    const account = await createAccount(filled.url, "webhook-drain", CLI_ENV);
+    const sql = postgres(filled.url, { max: 1, onnotice: () => {} });
     let partitions = 0;
     try {
       partitions = (await fill(sql, account.accountId, hook.url, backlog, history)).partitions;
     } finally {
       await sql.end();
     }
-    const target = Math.floor(backlog * 0.75);
-    const worker = await startOisrWorker(db.url, { OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" });
-    const load = loadavg()[0] ?? 0;
-    try {
-      const meter = await runMeter(db.url, { worker: worker.child.pid ?? 0 });
-      const t0 = performance.now();
-      for (;;) {
-        await new Promise((r) => setTimeout(r, 100));
-        const c = hook.counts();
-        if (c.hits >= target) break;
-        if (c.hits > 0 && performance.now() - c.firstMs > WINDOW_S * 1000) break;
-        if (c.hits === 0 && performance.now() - t0 > 60_000) throw new Error("no delivery in 60 s");
+    const run = async (main?: string) => {
+      const copy = await cloneDatabase(filled.url);
+      try {
+        if (main !== undefined) {
+          const c = postgres(copy.url, { max: 1, onnotice: () => {} });
+          for (const index of NEWER_INDEXES) await c.unsafe(`drop index if exists ${index}`);
+          await c.end();
+        }
+        return { ...(await measure(copy.url, hook, backlog, main)), partitions };
+      } finally {
+        await copy.drop();
       }
-      const cpu = await meter();
-      const c = hook.counts();
-      const seconds = (c.lastMs - c.firstMs) / 1000;
-      const rate = (c.hits - 1) / seconds;
-      // CPU per delivery (milliseconds), which a busy machine stretches far less than wall time.
-      const perDelivery = {
-        worker: ((cpu.cores.worker ?? 0) / rate) * 1000,
-        postgres: (cpu.postgres / rate) * 1000,
-      };
-      return { rate, hits: c.hits, seconds, partitions, load, perDelivery, cpu: meterText(cpu) };
-    } finally {
-      await worker.stop();
+    };
+    if (BASELINE_MAIN === undefined) return { current: await run() };
+    if (baselineFirst) {
+      const baseline = await run(BASELINE_MAIN);
+      return { current: await run(), baseline };
     }
+    const current = await run();
+    return { current, baseline: await run(BASELINE_MAIN) };
   } finally {
     await hook.close();
-    await db.drop();
+    await filled.drop();
   }
 }
 
 if (process.env.BENCH_WEBHOOK_FILL_ONLY) {
   const db = await freshDatabase();
-  const account = await createAccount(db.url, "webhook-drain");
+  const account = await createAccount(db.url, "webhook-drain", CLI_ENV);
   const sql = postgres(db.url, { max: 1, onnotice: () => {} });
   const { partitions } = await fill(
     sql,
@@ -175,15 +245,23 @@ const cases = [
   ...BACKLOGS.map((b) => ({ backlog: b, history: HISTORY })),
 ];
 const rates: number[] = [];
-for (const c of cases) {
-  const r = await drain(c.backlog, c.history);
+const describe = (r: Drained) =>
+  `${fmt(r.hits)} in ${r.seconds.toFixed(1)} s; CPU per delivery: PostgreSQL ${r.perDelivery.postgres.toFixed(1)} ms, worker ${r.perDelivery.worker.toFixed(1)} ms; load ${r.load.toFixed(1)}`;
+for (const [i, c] of cases.entries()) {
+  const { current: r, baseline: b } = await drain(c.backlog, c.history, i % 2 === 1);
   rates.push(r.rate);
-  rows.push({
-    figure: `${SUBSCRIPTIONS} subscriptions, ${fmt(c.backlog)} pending, ${fmt(c.history)} delivered (${r.partitions} partitions): deliveries/s`,
-    value: fmt(r.rate),
-    baseline: `${fmt(r.hits)} in ${r.seconds.toFixed(1)} s; CPU per delivery: PostgreSQL ${r.perDelivery.postgres.toFixed(1)} ms, worker ${r.perDelivery.worker.toFixed(1)} ms; load ${r.load.toFixed(1)}`,
-  });
+  const name = `${SUBSCRIPTIONS} subscriptions, ${fmt(c.backlog)} pending, ${fmt(c.history)} delivered (${r.partitions} partitions)`;
+  rows.push({ figure: `${name}: deliveries/s`, value: fmt(r.rate), baseline: describe(r) });
   notes.push(`${fmt(c.backlog)}/${fmt(c.history)}: ${r.cpu}`);
+  if (b !== undefined) {
+    rows.push({
+      figure: `  the baseline build (${i % 2 === 1 ? "ran first" : "ran second"}): deliveries/s`,
+      value: fmt(b.rate),
+      ratio: ratio(r.rate, b.rate),
+      baseline: describe(b),
+    });
+    notes.push(`${fmt(c.backlog)}/${fmt(c.history)}, baseline: ${b.cpu}`);
+  }
 }
 const small = rates[0] ?? 0;
 const large = rates[BACKLOGS.length - 1] ?? 0;

@@ -140,9 +140,13 @@ export async function startOisr(
 }
 
 /** Starts a worker-only process (`OISR_ROLE=worker`): no HTTP port, ready once it says so. */
-export async function startOisrWorker(databaseUrl: string, env: Record<string, string> = {}) {
+export async function startOisrWorker(
+  databaseUrl: string,
+  env: Record<string, string> = {},
+  main = SERVER_MAIN,
+) {
   return startProcess(
-    SERVER_MAIN,
+    main,
     ["serve"],
     serverEnv({ DATABASE_URL: databaseUrl, PORT: "0", LOG_LEVEL: "warn", ...env, OISR_ROLE: "worker" }),
     /worker ready in/,

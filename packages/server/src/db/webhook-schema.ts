@@ -97,6 +97,8 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_leased_idx")
       .on(t.accountId, t.subscriptionId, t.leaseUntil)
       .where(sql`status = 'pending' and lease_owner is not null`),
+    // The oldest pending attempt's created_at (migration 0019): the claim reads no partition before it.
+    index("webhook_deliveries_pending_created_idx").on(t.createdAt).where(sql`status = 'pending'`),
     // The webhook-lag gauge's oldest pending event (readWebhookLag): one index probe, not a walk over every pending attempt.
     index("webhook_deliveries_pending_event_idx").on(t.eventId, t.accountId).where(sql`status = 'pending'`),
   ],

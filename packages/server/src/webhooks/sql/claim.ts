@@ -8,8 +8,15 @@
 // at most perSubscription rows, plus leases of dead dispatchers until they are claimed again).
 // The claim it replaced grouped every due attempt to find the subscriptions with work (80 ms at
 // 4,700 pending) and counted leases through the subscription's whole history (0.8 ms each).
-// Both tables are partitioned by day, so each probe descends every partition's index (~34 at a
-// 30-day retention): constant in the backlog, linear in the retention.
+// Both tables are partitioned by time (decision 020), and a probe of a partitioned index descends
+// every partition's index: 50 subscriptions x 52 minute partitions x 2 = 5,200 descents a claim in
+// the soak, linear in the retention. So every statement first takes `pending_floor`, the oldest
+// pending attempt's created_at (the partition key), from migration 0019's partial index: the
+// partitions are range-ordered, so that is the first entry of the oldest partition that has one.
+// Every probe then bounds created_at below by it, and run-time pruning skips each partition wholly
+// before it: the probes read the partitions that hold pending attempts (1-2 while the dispatcher
+// keeps up). The bound is exact, not a cache: it is read in the statement's own snapshot, so every
+// pending row a probe can see is at or after it, whichever writer made it (decision 024, session 15).
 //
 // Every statement is one text whatever the number of subscriptions (lists travel as one JSON
 // parameter), so its prepared plan is reused: planning a statement over the partitioned table
@@ -54,14 +61,23 @@ export const EVENT_GONE_ERROR = "event_expired: the event is past the retention 
 const literal = (n: number) => sql.raw(String(Math.max(0, Math.trunc(n))));
 const TEST_TYPE = sql.raw(`'${TEST_EVENT_TYPE.replaceAll("'", "''")}'`);
 
+/**
+ * The statement's first CTE: the oldest pending attempt's created_at (null when none is pending).
+ * MATERIALIZED, so it is read once per statement and reaches the probes as a parameter known at
+ * run time, which is what lets the executor prune partitions by it.
+ */
+const FLOOR = sql.raw(`pending_floor as materialized (
+    select min(f.created_at) as since from webhook_deliveries f where f.status = 'pending')`);
+const atOrAfterFloor = (alias: string) => sql.raw(`${alias}.created_at >= (select since from pending_floor)`);
+
 /** Leases held on the subscription `s` right now: a walk over webhook_deliveries_leased_idx. */
 const leased = (s: SQL) => sql`(select count(*) from webhook_deliveries l
-   where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id
+   where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id and ${atOrAfterFloor("l")}
      and l.status = 'pending' and l.lease_owner is not null and l.lease_until >= now())`;
 
 /** Attempts of the subscription `s` that may go out now: due, unleased, and only tests while it is disabled. */
 const claimable = (s: SQL) => sql`d.account_id = ${s}.account_id and d.subscription_id = ${s}.id
-   and d.status = 'pending' and d.next_attempt_at <= now()
+   and ${atOrAfterFloor("d")} and d.status = 'pending' and d.next_attempt_at <= now()
    and (d.lease_until is null or d.lease_until < now())
    and (${s}.status = 'enabled' or d.event_type = ${TEST_TYPE})`;
 
@@ -81,7 +97,8 @@ export async function claimDue(
     // Subscriptions with due work and a free slot, oldest due first; the lock is tried only on the
     // ones the limit kept (a volatile function is not pushed below the subquery's LIMIT).
     const picked = await database.rows<{ account_id: string; id: string }>(
-      sql`select account_id, id from (
+      sql`with ${FLOOR}
+          select account_id, id from (
             select s.account_id, s.id, due.oldest
               from webhook_subscriptions s
               cross join lateral (
@@ -98,7 +115,7 @@ export async function claimDue(
     );
     if (picked.length === 0) return [];
     return database.rows<ClaimedRow>(
-      sql`with open as (
+      sql`with ${FLOOR}, open as (
             select s.account_id, s.id, s.status, ${literal(perSubscription)} - ${leased(s)} as free
               from webhook_subscriptions s
              -- One parameter, whatever the count: one statement text, so its prepared plan is reused.
@@ -107,7 +124,7 @@ export async function claimDue(
              )}::jsonb) as k(a text, i text))
                and (s.paused_until is null or s.paused_until <= now())
           ), candidates as (
-            select c.account_id, c.id, c.created_at, c.event_id, c.next_attempt_at,
+            select c.account_id, c.id, c.created_at, c.event_id, c.subscription_id, c.next_attempt_at,
                    row_number() over (partition by c.account_id, c.subscription_id order by c.next_attempt_at) as rn, s.free
               from open s
               cross join lateral (
@@ -119,7 +136,7 @@ export async function claimDue(
                  for update of d skip locked
               ) c
           ), picked as (
-            select account_id, id, created_at, event_id,
+            select account_id, id, created_at, event_id, subscription_id,
                    exists (select 1 from events e
                             where e.account_id = candidates.account_id and e.id = candidates.event_id
                               and e.created_at = oisr_ulid_time(candidates.event_id)) as has_event
@@ -131,16 +148,26 @@ export async function claimDue(
                set status = 'failed', next_attempt_at = null, attempted_at = now(), error = ${EVENT_GONE_ERROR}
               from picked p
              where not p.has_event and d.account_id = p.account_id and d.id = p.id and d.created_at = p.created_at
+          ), sending as (
+            -- What each attempt sends, joined to the picked keys before the update meets the attempts:
+            -- joined in the update, the planner (16 picked rows estimated as 1) paired every
+            -- subscription with every picked row and walked each pair's whole history in every
+            -- partition (434,000 buffers, 0.5-1.1 s at 57 minute partitions; 1,100 buffers now).
+            select p.account_id, p.id, p.created_at, s.url, s.secret, s.previous_secret,
+                   s.previous_secret_expires_at > now() as previous_live,
+                   ${servedEventBody(sql.raw("e.payload"))} as payload, e.traceparent
+              from picked p
+              join webhook_subscriptions s on s.account_id = p.account_id and s.id = p.subscription_id
+              join events e on e.account_id = p.account_id and e.id = p.event_id
+                           and e.created_at = oisr_ulid_time(p.event_id)
+             where p.has_event
           )
           update webhook_deliveries d
              set lease_owner = ${workerId}, lease_until = now() + make_interval(secs => ${leaseMs / 1000})
-            from picked p, webhook_subscriptions s, events e
-           where p.has_event and d.account_id = p.account_id and d.id = p.id and d.created_at = p.created_at
-             and s.account_id = d.account_id and s.id = d.subscription_id
-             and e.account_id = d.account_id and e.id = d.event_id and e.created_at = oisr_ulid_time(d.event_id)
-          returning d.account_id, d.id, d.subscription_id, d.event_id, d.event_type, d.attempt, s.url, s.secret,
-                    s.previous_secret, s.previous_secret_expires_at > now() as previous_live,
-                    ${servedEventBody(sql.raw("e.payload"))} as payload, e.traceparent`,
+            from sending p
+           where d.account_id = p.account_id and d.id = p.id and d.created_at = p.created_at
+          returning d.account_id, d.id, d.subscription_id, d.event_id, d.event_type, d.attempt, p.url, p.secret,
+                    p.previous_secret, p.previous_live, p.payload, p.traceparent`,
       tx,
     );
   });
@@ -154,16 +181,18 @@ export async function claimDue(
 export async function attemptsDueInMs(database: Database): Promise<number | null> {
   const s = sql.raw("s");
   const [row] = await database.rows<{ ms: number | string | null }>(
-    sql`select extract(epoch from min(greatest(least(u.next, l.next), s.paused_until)) - now()) * 1000 as ms
+    sql`with ${FLOOR}
+        select extract(epoch from min(greatest(least(u.next, l.next), s.paused_until)) - now()) * 1000 as ms
           from webhook_subscriptions s
           left join lateral (
             select d.next_attempt_at as next from webhook_deliveries d
              where d.account_id = s.account_id and d.subscription_id = s.id and d.status = 'pending'
+               and ${atOrAfterFloor("d")}
                and (d.lease_until is null or d.lease_until < now())
              order by d.next_attempt_at limit 1) u on true
           left join lateral (
             select min(l.lease_until) as next from webhook_deliveries l
-             where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id
+             where l.account_id = ${s}.account_id and l.subscription_id = ${s}.id and ${atOrAfterFloor("l")}
                and l.status = 'pending' and l.lease_owner is not null) l on true
          where u.next is not null or l.next is not null`,
   );
