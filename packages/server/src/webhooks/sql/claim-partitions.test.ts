@@ -2,69 +2,34 @@
 // session 15), on a real database (PGlite, or PostgreSQL when DATABASE_URL is set): an attempt left
 // pending in an old partition (a receiver's long pause, dispatchers that were down) is still
 // claimed, its lease still counts against the subscription's bound, and it is still due.
-import { sql } from "drizzle-orm";
-import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
-import { events } from "../../db/schema.ts";
-import { webhookDeliveries } from "../../db/webhook-schema.ts";
 import { newId } from "../../store/ids.ts";
 import { useFreshDatabase } from "../test-support.ts";
 import { createDeliveryStore, type RecordPolicy } from "./attempts.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
+import { pastHistory } from "./test-history.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {
   database = opened;
 });
 
-const DAY = 86_400_000;
 const LEASE = 60_000;
 const ok = { ok: true as const, status: 204, durationMs: 1 };
 const policy: RecordPolicy = { schedule: [1000], disableAfterFailures: 1000, disableAfterMs: 0 };
 
-/** The day partitions of both tables `age` days back; the server makes only those around now. */
-async function partitionsAt(age: number) {
-  const from = new Date(Date.now() - age * DAY).toISOString();
-  const to = new Date(Date.now() - (age - 1) * DAY).toISOString();
-  for (const table of ["events", "webhook_deliveries"])
-    await database.rows(
-      sql`select oisr_ensure_table_partitions(${table}, ${from}::timestamptz, ${to}::timestamptz, interval '1 day')`,
-    );
-}
+const history = pastHistory(() => database);
+const partitionsAt = history.partitionsAt;
 
-/** An event and its attempt, both made `age` days ago (ids carrying that time); pending attempts are due now. */
+/** An event and its attempt, both made `age` days ago; a pending attempt is due now. */
 async function attemptAt(
   accountId: string,
   subscriptionId: string,
   age: number,
   status: "pending" | "succeeded" = "pending",
 ) {
-  const at = new Date(Date.now() - age * DAY);
-  const eventId = `evt_${ulid(at.getTime())}`;
-  await database.db.insert(events).values({
-    accountId,
-    id: eventId,
-    type: "return.created",
-    createdAt: at.toISOString(),
-    dispatchedAt: at.toISOString(),
-    feedSeq: Math.floor(at.getTime() / 1000),
-    payload: { id: eventId, type: "return.created", created_at: at.toISOString(), data: { object: {} } },
-  });
-  const id = `whd_${ulid(at.getTime())}`;
-  await database.db.insert(webhookDeliveries).values({
-    accountId,
-    id,
-    subscriptionId,
-    eventId,
-    eventType: "return.created",
-    attempt: 1,
-    status,
-    nextAttemptAt: status === "pending" ? new Date().toISOString() : null,
-    attemptedAt: status === "pending" ? null : at.toISOString(),
-    createdAt: at.toISOString(),
-  });
-  return id;
+  return history.attempt(accountId, subscriptionId, await history.event(accountId, age), age, status);
 }
 
 async function subscription(accountId: string) {

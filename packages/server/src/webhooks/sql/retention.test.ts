@@ -2,10 +2,8 @@
 // set): events and attempts leave with their time partitions (decision 020), a pending attempt
 // whose event is gone ends failed, the deliveries log still reads it, recoveries are pruned by row.
 import { sql } from "drizzle-orm";
-import { ulid } from "ulidx";
 import { describe, expect, it } from "vitest";
 import type { Database } from "../../db/client.ts";
-import { events } from "../../db/schema.ts";
 import { webhookDeliveries, webhookRecoveries } from "../../db/webhook-schema.ts";
 import { runRetentionPass } from "../../partitions/retention.ts";
 import { newId } from "../../store/ids.ts";
@@ -14,69 +12,15 @@ import { createDeliveryStore, EVENT_GONE_ERROR } from "./attempts.ts";
 import { createDeliveryHistory } from "./history.ts";
 import { pruneRecoveries } from "./retention.ts";
 import { createSubscriptionStore } from "./subscriptions.ts";
+import { daysAgo, pastHistory } from "./test-history.ts";
 
 let database: Database;
 useFreshDatabase((opened) => {
   database = opened;
 });
 
-const DAY = 86_400_000;
 const RETENTION_DAYS = 30;
-const daysAgo = (n: number) => new Date(Date.now() - n * DAY);
-
-/** The partitions of both tables for the day `age` days ago (the server makes only those around now). */
-async function partitionsAt(age: number) {
-  const from = daysAgo(age).toISOString();
-  const to = daysAgo(age - 1).toISOString();
-  for (const table of ["events", "webhook_deliveries"])
-    await database.rows(
-      sql`select oisr_ensure_table_partitions(${table}, ${from}::timestamptz, ${to}::timestamptz, interval '1 day')`,
-    );
-}
-
-/** An event as the worker writes it `age` days ago: its id carries that time, which is its created_at. */
-async function event(accountId: string, age: number) {
-  const at = daysAgo(age);
-  const id = `evt_${ulid(at.getTime())}`;
-  const type = "return.created";
-  await database.db.insert(events).values({
-    accountId,
-    id,
-    type,
-    createdAt: new Date(at.getTime()).toISOString(),
-    dispatchedAt: at.toISOString(),
-    feedSeq: Math.floor(at.getTime() / 1000),
-    payload: { id, type, created_at: at.toISOString(), data: { object: {} } },
-  });
-  return id;
-}
-
-/** An attempt made `age` days ago (its id and created_at of that time). */
-async function attempt(
-  accountId: string,
-  subscriptionId: string,
-  eventId: string,
-  age: number,
-  status: "pending" | "succeeded" | "failed",
-  n = 1,
-) {
-  const at = daysAgo(age);
-  const id = `whd_${ulid(at.getTime())}`;
-  await database.db.insert(webhookDeliveries).values({
-    accountId,
-    id,
-    subscriptionId,
-    eventId,
-    eventType: "return.created",
-    attempt: n,
-    status,
-    // Due now when pending: a receiver's long pause, or dispatchers that were down, let it wait.
-    nextAttemptAt: status === "pending" ? new Date().toISOString() : null,
-    attemptedAt: status === "pending" ? null : at.toISOString(),
-    createdAt: at.toISOString(),
-  });
-  return id;
-}
+const { partitionsAt, event, attempt } = pastHistory(() => database);
 
 async function subscription(accountId: string) {
   const sub = await createSubscriptionStore(database).create(accountId, {
