@@ -22,7 +22,7 @@
 //
 // Lock order, for every transaction that writes events (stated here only; comments elsewhere
 // point here):
-//   1. apply only: the stage's own `requests` rows (queue/bodies.ts lockMembers), which no other
+//   1. apply only: the stage's own `requests` rows (queue/lock-members.ts), which no other
 //      transaction settles while this worker holds the account's lease;
 //   2. the account row, `accounts.feed_seq`, bumped to take feed positions (positions.ts). It
 //      orders the account's commits, so positions are handed out in commit order;

@@ -1,4 +1,4 @@
-// A stored call as the worker applies it (startStage reads it, lockMembers hands it back).
+// A stored call as the worker applies it (startStage reads it with the requests it starts).
 import type { IngestBodies } from "@oisr/domain";
 import type { RequestKind } from "./statuses.ts";
 

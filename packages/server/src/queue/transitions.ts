@@ -258,7 +258,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
           ? { id: o.id, status: o.status, result: o.result, errors: null }
           : { id: o.id, status: o.status, result: null, errors: o.errors },
       );
-      // A stage is a run of the account's processing requests (bodies.ts lockMembers), so they are
+      // A stage is a run of the account's processing requests (lock-members.ts), so they are
       // found by their seq range on requests_open_idx, whatever the table's statistics say. By id
       // alone, on a partition never analysed (autovacuum off, or a new day's partition before its
       // first analyse), PostgreSQL scanned every open request of the account: 341 ms for a

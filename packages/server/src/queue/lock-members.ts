@@ -1,14 +1,12 @@
 // Locks a stage's requests for its apply transaction (their stored calls came with startStage).
 import { sql } from "drizzle-orm";
 import type { Database, Tx } from "../db/client.ts";
-import type { StoredCall } from "./stored-call.ts";
 import { LeaseLost } from "./transitions.ts";
 
 /**
- * Locks the stage's requests (in queue order) and hands back their stored calls, which startStage
- * read (transitions.ts). They were started by this worker and are still `processing`; if one is
- * not, another worker took the account over and finished it, and this stage must not apply
- * anything.
+ * Locks the stage's requests (in queue order); their stored calls came with startStage
+ * (transitions.ts). They were started by this worker and are still `processing`; if one is not,
+ * another worker took the account over and finished it, and this stage must not apply anything.
  *
  * An account's open requests are the last ones it accepted (requests finish in FIFO order), and a
  * stage is a run of them, so its members are exactly the account's processing requests in their
@@ -19,11 +17,11 @@ export async function lockMembers(
   database: Database,
   tx: Tx,
   accountId: string,
-  members: { id: string; seq: number; call: StoredCall }[],
-): Promise<StoredCall[]> {
+  members: { id: string; seq: number }[],
+): Promise<void> {
   const first = members[0];
   const last = members[members.length - 1];
-  if (!first || !last) return [];
+  if (!first || !last) return;
   const rows = await database.rows<{ id: string }>(
     sql`select id from requests
          where account_id = ${accountId} and seq between ${first.seq} and ${last.seq} and status = 'processing'
@@ -36,5 +34,4 @@ export async function lockMembers(
       `lockMembers found ${rows.length} processing requests in seq ${first.seq}..${last.seq} for ${members.length} members` +
         ` (first found ${rows[0]?.id ?? "none"}, first member ${first.id})`,
     );
-  return members.map((m) => m.call);
 }
