@@ -35,8 +35,8 @@
 // ones grown by inserts (leaves packed to the fillfactor, none split half-empty), so the large
 // database's index bytes are a lower bound and its index reads may be a little faster than a
 // live server's would be.
-import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
+import { loadavg } from "node:os";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
@@ -263,7 +263,11 @@ async function release(p: Filled) {
   await p.db.drop();
 }
 
-const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(", ");
+/** The load average (1, 5, 15 min) as printed. */
+const loadText = () =>
+  loadavg()
+    .map((n) => n.toFixed(2))
+    .join(", ");
 
 /**
  * Both databases are filled first and measured one after the other, so that the two sides' figures
@@ -276,16 +280,16 @@ async function waitForQuiet() {
   const limit = Number(process.env.BENCH_GROWTH_WAIT_LOAD ?? 0);
   if (!(limit > 0)) return;
   for (let minute = 0; minute < 60; minute++) {
-    const one = Number(loadavg().split(",")[0]);
+    const [one = 0] = loadavg();
     if (one < limit) return;
-    console.log(`[growth] load average ${loadavg()} ≥ ${limit}: waiting a minute (${minute + 1}/60)…`);
+    console.log(`[growth] load average ${loadText()} ≥ ${limit}: waiting a minute (${minute + 1}/60)…`);
     await sleep(60_000);
   }
 }
 
 async function measure(p: Filled): Promise<Figures> {
   const { total, db, sql, reader, live, filled } = p;
-  console.log(`[growth] measuring ${fmt(total)}, load average ${loadavg()}`);
+  console.log(`[growth] measuring ${fmt(total)}, load average ${loadText()}`);
   const partitioned = await isPartitioned(sql);
   const bytes: Figures["bytes"] = {};
   for (const t of ["requests", "events", "webhook_deliveries", "orders"]) bytes[t] = await tableSize(sql, t);
@@ -367,7 +371,7 @@ async function measure(p: Filled): Promise<Figures> {
     retention,
     retentionUnderLoad,
     partitioned,
-    load: loadavg(),
+    load: loadText(),
   };
 }
 
