@@ -5,16 +5,22 @@
 //   - webhook deliveries of `request.succeeded` to a receiver in this process (every account subscribes).
 // Printed per minute: acked/s, applied/s (requests that reached succeeded in that minute),
 // p99 202 → succeeded (accepted_at → completed_at, the server's clock), deliveries/s received,
-// server RSS, and the size of the tables that grow with traffic. Goals: applied/acked ≥ 0.95 every
+// server RSS, the size of the tables that grow with traffic, the CPU the server and PostgreSQL used
+// per acked call, and a reference: the CPU this process takes for a fixed piece of work (SHA-256 of
+// 20 MiB). The machine is shared and its speed drifts (session 14 measured the same build at 2,025
+// and 7,106 req/s hours apart), so a p99 that rises with the reference is the machine, one that
+// rises alone is the service. Goals: applied/acked ≥ 0.95 every
 // minute after the first, RSS slope under 5 MB per 10 minutes after warm-up (the first 5 minutes),
 // p99 of the last 5 minutes ≤ 1.2× that of the first 5.
 // Not part of `npm run bench` (it takes half an hour).
 //   node bench/soak.ts     (BENCH_SOAK_MINUTES=30, BENCH_SOAK_RATE=200, BENCH_SOAK_RETENTION=10m)
+import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { loadavg } from "node:os";
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
+import { runMeter } from "./lib/cpu.ts";
 import { writeAccounts } from "./lib/growth-fill.ts";
 import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
 import { type Account, oneOrderBody } from "./lib/queue.ts";
@@ -58,6 +64,20 @@ interface Minute {
   partitions: number;
   /** The machine's one-minute load average at the minute's end: the soak shares its cores. */
   load: number;
+  /** CPU ms per acked call: the server process, and PostgreSQL's backends on this database. */
+  serverMsPerCall: number;
+  postgresMsPerCall: number;
+  /** CPU ms of the fixed reference work (referenceMs), taken at the minute's end. */
+  referenceMs: number;
+}
+
+const MIB = Buffer.alloc(1 << 20, 7);
+/** CPU (not wall) ms this process spends hashing 20 MiB: the machine's speed, whatever else runs. */
+function referenceMs(): number {
+  const t0 = process.cpuUsage();
+  for (let i = 0; i < 20; i++) createHash("sha256").update(MIB).digest();
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
 }
 
 const db = await freshDatabase();
@@ -139,7 +159,12 @@ try {
   for (let m = 1; m <= MINUTES; m++) {
     const before = { acked, refused, skipped, delivered, polled };
     const from = new Date(started + (m - 1) * 60_000);
+    const metered = performance.now();
+    const meter = await runMeter(db.url, { server: server.child.pid as number });
     await sleep(Math.max(0, started + m * 60_000 - Date.now()));
+    const used = await meter();
+    const seconds = (performance.now() - metered) / 1000;
+    const callsThisMinute = Math.max(1, acked - before.acked);
     const to = new Date(started + m * 60_000);
     const [done] = await sql<{ n: string; ms: number[] | null }[]>`
       select count(*)::text as n,
@@ -164,6 +189,9 @@ try {
       tablesMb: Number(size?.bytes ?? 0) / 1e6,
       partitions: Number(size?.parts ?? 0),
       load: loadavg()[0] ?? 0,
+      serverMsPerCall: ((used.cores.server ?? 0) * seconds * 1000) / callsThisMinute,
+      postgresMsPerCall: (used.postgres * seconds * 1000) / callsThisMinute,
+      referenceMs: referenceMs(),
     };
     minutes.push(row);
     console.log(`[soak] ${JSON.stringify(row)}`);
@@ -182,8 +210,8 @@ const perS = (n: number) => fmt(n / 60, 1);
 printTable(
   `Soak: ${MINUTES} min, one-order ingest at ${RATE}/s from ${ACCOUNTS} accounts, ${POLLERS} feed pollers, webhooks to a local receiver, retention ${RETENTION} (one server process, role all)`,
   minutes.map((m) => ({
-    figure: `minute ${m.minute}: acked/s; applied/s; p99 202 → succeeded ms; deliveries/s; RSS MB; tables MB (partitions); load`,
-    value: `${perS(m.acked)}; ${perS(m.applied)}; ${fmt(m.p99Ms)}; ${perS(m.delivered)}; ${fmt(m.rssMb)}; ${fmt(m.tablesMb, 1)} (${m.partitions}); ${fmt(m.load, 1)}`,
+    figure: `minute ${m.minute}: acked/s; applied/s; p99 202 → succeeded ms; deliveries/s; RSS MB; tables MB (partitions); load; CPU ms per call server + PostgreSQL; reference ms`,
+    value: `${perS(m.acked)}; ${perS(m.applied)}; ${fmt(m.p99Ms)}; ${perS(m.delivered)}; ${fmt(m.rssMb)}; ${fmt(m.tablesMb, 1)} (${m.partitions}); ${fmt(m.load, 1)}; ${fmt(m.serverMsPerCall, 2)} + ${fmt(m.postgresMsPerCall, 2)}; ${fmt(m.referenceMs)}`,
     baseline: m.refused + m.skipped > 0 ? `${m.refused} refused, ${m.skipped} not sent (in-flight cap)` : "",
     ratio: `${(m.applied / Math.max(1, m.acked)).toFixed(2)}`,
   })),
@@ -206,6 +234,9 @@ const window = Math.min(5, Math.floor(minutes.length / 2));
 const meanP99 = (ms: Minute[]) => ms.reduce((a, m) => a + m.p99Ms, 0) / Math.max(1, ms.length);
 const firstP99 = meanP99(minutes.slice(0, window));
 const lastP99 = meanP99(minutes.slice(-window));
+const mean = (ms: Minute[], f: (m: Minute) => number) =>
+  ms.reduce((a, m) => a + f(m), 0) / Math.max(1, ms.length);
+const cpuPerCall = (m: Minute) => m.serverMsPerCall + m.postgresMsPerCall;
 const goals: Row[] = [
   {
     figure: "lowest applied/acked of a minute (after the first)",
@@ -224,6 +255,18 @@ const goals: Row[] = [
     baseline: fmt(firstP99),
     ratio: `${(lastP99 / firstP99).toFixed(2)}×`,
     goal: "≤ 1.20×",
+  },
+  {
+    figure: `CPU per call, server + PostgreSQL: mean of the last ${window} minutes against the first ${window}, ms (context)`,
+    value: fmt(mean(minutes.slice(-window), cpuPerCall), 2),
+    baseline: fmt(mean(minutes.slice(0, window), cpuPerCall), 2),
+    ratio: `${(mean(minutes.slice(-window), cpuPerCall) / mean(minutes.slice(0, window), cpuPerCall)).toFixed(2)}×`,
+  },
+  {
+    figure: `reference work's CPU (the machine's speed): last ${window} minutes against the first ${window}, ms (context)`,
+    value: fmt(mean(minutes.slice(-window), (m) => m.referenceMs)),
+    baseline: fmt(mean(minutes.slice(0, window), (m) => m.referenceMs)),
+    ratio: `${(mean(minutes.slice(-window), (m) => m.referenceMs) / mean(minutes.slice(0, window), (m) => m.referenceMs)).toFixed(2)}×`,
   },
 ];
 printTable("Soak: goals", goals);

@@ -61,6 +61,7 @@ async function openPglite(dataDir: string): Promise<Database> {
     db: db as unknown as Db,
     driver: "pglite",
     rows: <T>(query: SQL, executor: Executor = db as unknown as Db) => preparedRows<T>(executor, query),
+    once: <T>(query: SQL, executor: Executor = db as unknown as Db) => preparedRows<T>(executor, query, false),
     notify: async (channel, payload = "") => {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },

@@ -17,6 +17,11 @@ export interface Database {
   /** Runs raw SQL and returns its rows, whichever driver is underneath. */
   rows<T>(query: SQL, executor?: Executor): Promise<T[]>;
   /**
+   * As `rows`, for a statement whose text is made for this one call (it names a partition): sent
+   * unprepared, where `rows` prepares each text once per connection (db/prepared.ts).
+   */
+  once<T>(query: SQL, executor?: Executor): Promise<T[]>;
+  /**
    * Wakes listeners on every process sharing this database (LISTEN/NOTIFY). A `pg_notify` inside a
    * statement does the same, sent when its transaction commits.
    */

@@ -115,6 +115,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
     db,
     driver: "postgres",
     rows: <T>(query: SQL, executor: Executor = db) => preparedRows<T>(executor, query),
+    once: <T>(query: SQL, executor: Executor = db) => preparedRows<T>(executor, query, false),
     notify: async (channel, payload = "") => {
       await client.notify(channel, payload);
     },

@@ -11,6 +11,15 @@
 // transaction pooler the client's `prepare: false` wins and the statement goes in one round trip
 // unprepared (decision 006). The executor's own connection is used, so a statement inside a
 // transaction stays in it.
+//
+// A statement without parameters is the same: postgres.js's `unsafe` sends one through the simple
+// query protocol unless told otherwise, which PostgreSQL parses and plans afresh on every call. The
+// webhook claim, the dispatcher's and the worker's next-due reads and the undispatched-events probe
+// have no parameters, and in the soak (issue 26) planning them took 3 ms a call at 36 partitions,
+// 13 times their execution, growing with the partitions: 36 s of planning in 3 minutes, a fifth
+// of a core. They go through the extended protocol now, prepared like the rest. A statement whose
+// text is made for one call (it names a partition) is sent unprepared (`once`), so no prepared
+// statement per partition piles up on a connection.
 import type { SQL } from "drizzle-orm";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type { Executor } from "./database.ts";
@@ -18,16 +27,16 @@ import type { Executor } from "./database.ts";
 const dialect = new PgDialect();
 
 interface PostgresJsClient {
-  unsafe(text: string, params: unknown[], options: { prepare: boolean }): Promise<unknown>;
+  unsafe(text: string, params: unknown[], options: { prepare: boolean; simple: boolean }): Promise<unknown>;
 }
 
-export async function preparedRows<T>(executor: Executor, query: SQL): Promise<T[]> {
+export async function preparedRows<T>(executor: Executor, query: SQL, prepare = true): Promise<T[]> {
   // postgres.js's session holds its client (the transaction's own connection inside a transaction);
   // PGlite's holds a PGlite, which has no `unsafe` and gains nothing from preparing (no round trips).
   const client = (executor._.session as unknown as { client?: Partial<PostgresJsClient> }).client;
   if (typeof client?.unsafe === "function") {
     const { sql: text, params } = dialect.sqlToQuery(query);
-    return (await (client as PostgresJsClient).unsafe(text, params, { prepare: true })) as T[];
+    return (await (client as PostgresJsClient).unsafe(text, params, { prepare, simple: false })) as T[];
   }
   const result: unknown = await executor.execute(query);
   // PGlite resolves to { rows }.

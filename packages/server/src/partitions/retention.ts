@@ -182,7 +182,7 @@ async function claimExpired(
       for (const { name, present } of expired) {
         const partition = sql.identifier(name);
         if (present && open) {
-          const [found] = await database.rows<{ yes: boolean }>(
+          const [found] = await database.once<{ yes: boolean }>(
             sql`select exists (select 1 from ${partition} where ${open}) as yes`,
             tx,
           );
@@ -192,7 +192,7 @@ async function claimExpired(
           }
         }
         const [count] = present
-          ? await database.rows<{ n: string | number }>(
+          ? await database.once<{ n: string | number }>(
               sql`select case when c.reltuples >= 0 then c.reltuples::bigint
                               else (select count(*) from ${partition}) end as n
                     from pg_class c where c.oid = ${name}::regclass`,
@@ -228,13 +228,13 @@ async function detachAndDrop(database: Database, parent: PartitionedTable, name:
   );
   const table = sql.identifier(name);
   if (state?.pending === false) {
-    await database.rows(sql`alter table ${sql.identifier(parent)} detach partition ${table} concurrently`);
+    await database.once(sql`alter table ${sql.identifier(parent)} detach partition ${table} concurrently`);
   } else if (state?.pending === true) {
-    await database.rows(sql`alter table ${sql.identifier(parent)} detach partition ${table} finalize`);
+    await database.once(sql`alter table ${sql.identifier(parent)} detach partition ${table} finalize`);
   }
   await database.db.transaction(async (tx) => {
     await database.rows(sql.raw(`set local lock_timeout = '${DROP_LOCK_TIMEOUT}'`), tx);
-    await database.rows(sql`drop table if exists ${table}`, tx);
+    await database.once(sql`drop table if exists ${table}`, tx);
     await database.rows(sql`delete from oisr_partitions where name = ${name}`, tx);
   });
 }
