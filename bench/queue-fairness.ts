@@ -16,6 +16,7 @@
 //     BENCH_FAIRNESS_ROUNDS=3               rounds per shape (median printed with every round)
 //     BENCH_FAIRNESS_BUSY=1,10              busy-account counts
 //     BENCH_BASELINE_SERVER=<dist/main.mjs> compare with another build (with this schema) instead
+//     BENCH_PROFILE=<dir>                   a CPU profile of every server process (fairness-N-<pid>.cpuprofile)
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";
@@ -27,6 +28,7 @@ import {
   SERVER_MAIN,
   startOisr,
 } from "./lib/processes.ts";
+import { profileEnv } from "./lib/profile.ts";
 import { type Account, sendOneOrderRequests } from "./lib/queue.ts";
 import { fmt, percentile, printTable } from "./lib/report.ts";
 
@@ -110,12 +112,14 @@ async function openCount(sql: postgres.Sql, busy: Account[]): Promise<number> {
   return row?.n ?? 0;
 }
 
+let measured = 0;
 async function measure(main: string, shape: Shape, env: Record<string, string> = {}): Promise<Run> {
   const db = await cloneDatabase(shape.template.url);
   try {
     const server = await startOisr(
       db.url,
-      { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...env },
+      // BENCH_PROFILE=<dir>: a CPU profile of each server, named after the run (lib/profile.ts).
+      { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...profileEnv(`fairness-${++measured}`), ...env },
       { account: shape.busy[0] as Account, main },
     );
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
