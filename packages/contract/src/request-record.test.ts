@@ -3,6 +3,7 @@ import { createCursorCodec } from "./cursor.ts";
 import {
   acceptedHeaders,
   ingestAccepted,
+  isoInstant,
   requestPage,
   type StoredRequest,
   toRequestRecord,
@@ -73,6 +74,33 @@ describe("request records", () => {
 
   it("show a failed request without stored errors with an empty list", () => {
     expect(toRequestRecord({ ...stored, status: "failed", errors: null }).errors).toEqual([]);
+  });
+});
+
+describe("isoInstant", () => {
+  // PostgreSQL's UTC text is rewritten, not parsed: the answer must be exactly what Date gives.
+  it.each([
+    "2026-01-01 10:00:00+00",
+    "2026-01-01 10:00:00.5+00",
+    "2026-01-01 10:00:00.12+00",
+    "2026-01-01 10:00:00.123+00",
+    "2026-12-31 23:59:59.999999+00",
+    "2028-02-29 00:00:00.000001+00",
+    "1999-07-04 12:34:56.0405+00",
+  ])("reads %s as Date does", (text) => {
+    expect(isoInstant(text)).toBe(new Date(text).toISOString());
+  });
+
+  it("reads 2,000 random instants of a year, numbers and other texts as Date does", () => {
+    for (let i = 0; i < 2000; i++) {
+      const ms = Date.UTC(2026, 0, 1) + Math.floor(Math.random() * 366 * 86_400_000);
+      const micros = String(Math.floor(Math.random() * 1000)).padStart(3, "0");
+      const text = `${new Date(ms).toISOString().replace("T", " ").replace("Z", "")}${micros}+00`;
+      expect(isoInstant(text)).toBe(new Date(text).toISOString());
+      expect(isoInstant(ms)).toBe(new Date(ms).toISOString());
+    }
+    expect(isoInstant("2026-01-01T10:00:00.123Z")).toBe("2026-01-01T10:00:00.123Z");
+    expect(isoInstant("2026-01-01 12:00:00+02")).toBe("2026-01-01T10:00:00.000Z");
   });
 });
 

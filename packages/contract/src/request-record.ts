@@ -37,8 +37,20 @@ export interface StoredRequest {
   error: Schemas["DeadError"] | null;
 }
 
-/** RFC 3339 in UTC with milliseconds; PostgreSQL's "2026-01-01 10:00:00.123+00" is read as such. */
-export const isoInstant = (at: Instant): string => new Date(at).toISOString();
+/** PostgreSQL's text of a timestamptz in a UTC session: "2026-01-01 10:00:00.123456+00". */
+const POSTGRES_UTC = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)(?:\.(\d{1,6}))?\+00$/;
+
+/**
+ * RFC 3339 in UTC with milliseconds; PostgreSQL's "2026-01-01 10:00:00.123+00" is read as such.
+ * That text is rewritten rather than parsed: `Date` reads it through V8's fallback parser, and this
+ * one function was 4 % of the worker's CPU under the fairness bench (three per request record,
+ * every record in its `request.*` event too). Sub-millisecond digits are cut, as `Date` cuts them.
+ */
+export const isoInstant = (at: Instant): string => {
+  const m = typeof at === "string" ? POSTGRES_UTC.exec(at) : null;
+  if (m) return `${m[1]}T${m[2]}.${(m[3] ?? "").padEnd(3, "0").slice(0, 3)}Z`;
+  return new Date(at).toISOString();
+};
 
 export function toRequestRecord(request: StoredRequest): RequestRecord {
   return {
