@@ -82,6 +82,13 @@ function referenceMs(): number {
 
 const db = await freshDatabase();
 const sql = postgres(db.url, { max: 2, onnotice: () => {} });
+// A cluster without autovacuum never cleans the rows the queue and the feed positions update on
+// every stage, nor analyses the new partitions: this machine's test cluster runs with it off, and
+// there PostgreSQL's CPU per call kept rising through a soak (session 16). Said in the title.
+const [{ autovacuum } = { autovacuum: "?" }] = await sql<{ autovacuum: string }[]>`
+  select current_setting('autovacuum') as autovacuum`;
+if (autovacuum !== "on")
+  console.warn(`[soak] autovacuum is ${autovacuum} on this cluster: not how PostgreSQL is deployed`);
 const first = await createAccount(db.url, "soak-0", { OISR_REQUEST_RETENTION: RETENTION });
 const server = await startOisr(
   db.url,
@@ -208,7 +215,7 @@ try {
 
 const perS = (n: number) => fmt(n / 60, 1);
 printTable(
-  `Soak: ${MINUTES} min, one-order ingest at ${RATE}/s from ${ACCOUNTS} accounts, ${POLLERS} feed pollers, webhooks to a local receiver, retention ${RETENTION} (one server process, role all)`,
+  `Soak: ${MINUTES} min, one-order ingest at ${RATE}/s from ${ACCOUNTS} accounts, ${POLLERS} feed pollers, webhooks to a local receiver, retention ${RETENTION} (one server process, role all; autovacuum ${autovacuum})`,
   minutes.map((m) => ({
     figure: `minute ${m.minute}: acked/s; applied/s; p99 202 → succeeded ms; deliveries/s; RSS MB; tables MB (partitions); load; CPU ms per call server + PostgreSQL; reference ms`,
     value: `${perS(m.acked)}; ${perS(m.applied)}; ${fmt(m.p99Ms)}; ${perS(m.delivered)}; ${fmt(m.rssMb)}; ${fmt(m.tablesMb, 1)} (${m.partitions}); ${fmt(m.load, 1)}; ${fmt(m.serverMsPerCall, 2)} + ${fmt(m.postgresMsPerCall, 2)}; ${fmt(m.referenceMs)}`,
