@@ -53,6 +53,14 @@ export type StageStart =
       members: StartedRequest[];
       /** Another account is due (waits for a worker) as this stage starts: the worker yields sooner. */
       othersDue: boolean;
+      /**
+       * Whether an open request was seen after the stage (or the candidates filled the limit, so
+       * there may be one). False: the worker hands the account back after this stage instead of
+       * asking again, which with one-order calls found nothing half the time (session 16: one
+       * statement of 0.6 ms of PostgreSQL CPU and a dead queue row per call). A request accepted
+       * meanwhile leaves the account due, and the release wakes a worker (leases.ts).
+       */
+      moreAfter: boolean;
     };
 
 export interface StageLimits {
@@ -138,6 +146,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         started: boolean;
         leased: boolean;
         others_due: boolean;
+        seen: number | string;
       }>(
         sql`with fence as (
               update request_queues set lease_until = now() + ${lease}, due_at = now() + ${lease}
@@ -180,11 +189,12 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
             -- The started requests, then the first candidate as it was (started or not), to say why
             -- nothing started. No join between them: a stage can hold 1,000 requests.
             select id, seq, kind, trace_id, api_key_id, traceparent, wait_ms, item_count, attempts, params, body,
-                   true as due, true as started, true as leased, (select due from others) as others_due
+                   true as due, true as started, true as leased, (select due from others) as others_due,
+                   0 as seen
               from started
             union all
             select id, seq, kind, trace_id, null, null, null, item_count, attempts, null, null,
-                   due, false, exists (select 1 from fence), (select due from others)
+                   due, false, exists (select 1 from fence), (select due from others), (select count(*) from ranked)
               from ranked where n = 1`,
       );
       const toRequest = (r: (typeof rows)[number]): Omit<StartedRequest, "call"> => ({
@@ -210,7 +220,11 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         .sort((a, b) => a.seq - b.seq);
       const first = rows.find((r) => !r.started);
       if (!first?.leased) return { kind: "none" };
-      if (members[0]?.id === first.id) return { kind: "started", members, othersDue: first.others_due };
+      if (members[0]?.id === first.id) {
+        const seen = Number(first.seen);
+        const moreAfter = seen > members.length || seen >= limits.maxRequests;
+        return { kind: "started", members, othersDue: first.others_due, moreAfter };
+      }
       const head = toRequest(first);
       if (options.first && first.due && head.attempts >= options.maxAttempts)
         return { kind: "exhausted", request: head };

@@ -175,8 +175,8 @@ export async function startWorker(deps: {
 
   /**
    * One chain of stages from the account's first open request: each next stage starts while the
-   * one before writes and commits (PostgreSQL). Resolves to whether its last stage committed, so
-   * the account may have more.
+   * one before writes and commits (PostgreSQL). Resolves to whether its last stage committed and
+   * saw more open requests after its own, so the account may have more.
    */
   async function runChain(
     accountId: string,
@@ -186,6 +186,9 @@ export async function startWorker(deps: {
     const ends: Promise<boolean>[] = [];
     let startFailure: unknown;
     const launch = (afterSeq: number, previous?: StageInput["previous"]) => {
+      // Whether the stage saw open requests after its own (startStage's moreAfter): if not, no next
+      // stage is asked for and the chain ends with it.
+      let moreAfter = true;
       let settled!: (committed: boolean) => void;
       const committed = new Promise<boolean>((resolve) => {
         settled = resolve;
@@ -212,12 +215,14 @@ export async function startWorker(deps: {
           return true;
         }
         if (start.kind !== "started") return false;
+        moreAfter = start.moreAfter;
         counted(start.othersDue);
         return runStage(
           accountId,
           { members: start.members, previous },
           (ready) => {
-            if (pipelining && keepGoing()) launch(ready.lastSeq, { changes: ready.changes, committed });
+            if (pipelining && keepGoing() && moreAfter)
+              launch(ready.lastSeq, { changes: ready.changes, committed });
           },
           settled,
         );
@@ -226,7 +231,7 @@ export async function startWorker(deps: {
         stage().then(
           (ok) => {
             settled(ok);
-            return ok;
+            return ok && moreAfter;
           },
           (err: unknown) => {
             startFailure = err;
