@@ -1,14 +1,13 @@
 // One account's data: the domain's in-memory state plus everything the server keeps in its
 // tables around it (feed positions, request records, idempotency keys, webhook subscriptions,
 // deliveries and events, rate-limit windows).
-import {
-  type DeliveryTrigger,
-  type RecoveryRecord,
-  type RetryRequestsResult,
-  toRequestRecord as requestRecordOf,
-  type StoredRequest,
-  type WebhookEventBody,
-  type WebhookRecovery,
+import type {
+  DeliveryTrigger,
+  RecoveryRecord,
+  RetryRequestsResult,
+  StoredRequest,
+  WebhookEventBody,
+  WebhookRecovery,
 } from "@oisr/contract";
 import type { components } from "@oisr/contract/schema";
 import type { BatchResult, Changes, IngestKind, ItemError } from "@oisr/domain";

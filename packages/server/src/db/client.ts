@@ -61,7 +61,8 @@ async function openPglite(dataDir: string): Promise<Database> {
     db: db as unknown as Db,
     driver: "pglite",
     rows: <T>(query: SQL, executor: Executor = db as unknown as Db) => preparedRows<T>(executor, query),
-    once: <T>(query: SQL, executor: Executor = db as unknown as Db) => preparedRows<T>(executor, query, false),
+    once: <T>(query: SQL, executor: Executor = db as unknown as Db) =>
+      preparedRows<T>(executor, query, false),
     notify: async (channel, payload = "") => {
       await client.query("select pg_notify($1, $2)", [channel, payload]);
     },
