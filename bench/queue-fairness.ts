@@ -73,10 +73,51 @@ interface Run {
    * at each scrape of GET /metrics: read once before and once after), ms: p50, p99, max.
    */
   loopDelay: { p50: number; p99: number; max: number };
+  /**
+   * The server's garbage-collection pauses over the run, by V8's kind (prom-client's
+   * nodejs_gc_duration_seconds, read before and after): how many, their total, and how many took
+   * over 10 ms (its bucket bounds are 1 ms, 10 ms, 100 ms…), to tell GC pauses from other stalls.
+   */
+  gc: GcPauses;
 }
 
+type GcPauses = Record<string, { count: number; ms: number; over10ms: number }>;
+
+/** The cumulative GC pause histogram in a /metrics text, by kind. */
+function gcPauses(text: string): GcPauses {
+  const out: GcPauses = {};
+  const series = /^oisr_nodejs_gc_duration_seconds_(bucket|sum|count)\{([^}]*)\} ([\d.e+-]+)$/gm;
+  for (const [, part, labels = "", value] of text.matchAll(series)) {
+    const kind = /kind="([^"]+)"/.exec(labels)?.[1] ?? "?";
+    const entry = out[kind] ?? { count: 0, ms: 0, over10ms: 0 };
+    out[kind] = entry;
+    if (part === "count") entry.count = Number(value);
+    else if (part === "sum") entry.ms = Number(value) * 1000;
+    else if (/le="0.01"/.test(labels)) entry.over10ms = -Number(value);
+  }
+  for (const e of Object.values(out)) e.over10ms += e.count;
+  return out;
+}
+
+/** `after` less `before`, kind by kind. */
+function gcSince(before: GcPauses, after: GcPauses): GcPauses {
+  const out: GcPauses = {};
+  for (const [kind, a] of Object.entries(after)) {
+    const b = before[kind] ?? { count: 0, ms: 0, over10ms: 0 };
+    out[kind] = { count: a.count - b.count, ms: a.ms - b.ms, over10ms: a.over10ms - b.over10ms };
+  }
+  return out;
+}
+
+/** "major 12 (340 ms, 3 over 10 ms), minor …": the kinds that paused at all. */
+const gcText = (gc: GcPauses) =>
+  Object.entries(gc)
+    .filter(([, e]) => e.count > 0)
+    .map(([kind, e]) => `${kind} ${e.count} (${fmt(e.ms)} ms, ${e.over10ms} over 10 ms)`)
+    .join(", ") || "none";
+
 /** The server's event-loop delay since the last scrape of /metrics, ms (prom-client resets it on each scrape). */
-async function eventLoopDelay(origin: string): Promise<{ p50: number; p99: number; max: number }> {
+async function scrape(origin: string): Promise<{ loopDelay: Run["loopDelay"]; gc: GcPauses }> {
   const text = await (await fetch(`${origin}/metrics`)).text();
   const gauge = (name: string) => {
     const m = text.match(
@@ -84,7 +125,7 @@ async function eventLoopDelay(origin: string): Promise<{ p50: number; p99: numbe
     );
     return m ? Number(m[1]) * 1000 : Number.NaN;
   };
-  return { p50: gauge("p50"), p99: gauge("p99"), max: gauge("max") };
+  return { loopDelay: { p50: gauge("p50"), p99: gauge("p99"), max: gauge("max") }, gc: gcPauses(text) };
 }
 
 interface RequestRecord {
@@ -131,7 +172,7 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
       const toSeen: number[] = [];
       const gets: number[] = [];
       const origin = new URL(server.url).origin;
-      await eventLoopDelay(origin);
+      const before = await scrape(origin);
       const startedAt = performance.now();
       const startLeft = await openCount(sql, shape.busy);
       let left = startLeft;
@@ -172,7 +213,7 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
         if (sent % 10 === 0) left = await openCount(sql, shape.busy);
         await sleep(Math.max(0, 100 - (performance.now() - tick)));
       }
-      const loopDelay = await eventLoopDelay(origin);
+      const after = await scrape(origin);
       left = await openCount(sql, shape.busy);
       const seconds = (performance.now() - startedAt) / 1000;
       latencies.sort((a, b) => a - b);
@@ -182,7 +223,8 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
       };
       return {
         gets: { ms: p50p99(gets), perRequest: gets.length / Math.max(1, latencies.length) },
-        loopDelay,
+        loopDelay: after.loopDelay,
+        gc: gcSince(before.gc, after.gc),
         parts: { toStart: p50p99(toStart), toApplied: p50p99(toApplied), toSeen: p50p99(toSeen) },
         p50: percentile(latencies, 50),
         p99: percentile(latencies, 99),
@@ -207,7 +249,7 @@ const median = (xs: number[]) =>
   );
 const partText = ([p50, p99]: number[]) => `${fmt(p50 ?? 0)}/${fmt(p99 ?? 0)}`;
 const runText = (r: Run) =>
-  `p99 ${fmt(r.p99, 1)} (p50 ${fmt(r.p50, 1)}, max ${fmt(r.max)}; ${r.samples} requests, ${r.refused} refused and sent again), drain ${fmt(r.drainPerSec)}/s; p50/p99 ms accepted→started ${partText(r.parts.toStart)}, started→completed ${partText(r.parts.toApplied)}, completed→seen ${partText(r.parts.toSeen)}; the client's GETs p50/p99 ${partText(r.gets.ms)} ms, ${r.gets.perRequest.toFixed(1)} a request; server event-loop delay p50/p99/max ${fmt(r.loopDelay.p50, 1)}/${fmt(r.loopDelay.p99, 1)}/${fmt(r.loopDelay.max)} ms`;
+  `p99 ${fmt(r.p99, 1)} (p50 ${fmt(r.p50, 1)}, max ${fmt(r.max)}; ${r.samples} requests, ${r.refused} refused and sent again), drain ${fmt(r.drainPerSec)}/s; p50/p99 ms accepted→started ${partText(r.parts.toStart)}, started→completed ${partText(r.parts.toApplied)}, completed→seen ${partText(r.parts.toSeen)}; the client's GETs p50/p99 ${partText(r.gets.ms)} ms, ${r.gets.perRequest.toFixed(1)} a request; server event-loop delay p50/p99/max ${fmt(r.loopDelay.p50, 1)}/${fmt(r.loopDelay.p99, 1)}/${fmt(r.loopDelay.max)} ms; GC pauses ${gcText(r.gc)}`;
 
 for (const busyCount of BUSY) {
   const shape = await buildShape(busyCount);
