@@ -1,7 +1,14 @@
 // A request's record at the moment a transition sets its final status, for its `request.<status>`
-// event: the statement that sets the status returns these columns, and the caller adds the outcome
-// it already holds in memory (a 1000-order result need not travel back from the database).
-import { type FinalRequestRecord, isFinalRecord, type StoredRequest, toRequestRecord } from "@oisr/contract";
+// event: settleFailed's statement returns these columns; finishStage knows them all (startStage
+// read the ones no stage changes, and it sets completed_at itself). The caller adds the outcome it
+// already holds in memory (a 1000-order result need not travel back from the database).
+import {
+  type FinalRequestRecord,
+  isFinalRecord,
+  isoInstant,
+  type StoredRequest,
+  toRequestRecord,
+} from "@oisr/contract";
 import { sql } from "drizzle-orm";
 
 /** What a final status's event shows besides the outcome: the columns the record maps. */
@@ -44,4 +51,24 @@ export function finalRecord(
   });
   if (!isFinalRecord(record)) throw new Error(`request ${row.id} is not final`);
   return record;
+}
+
+/** Epoch milliseconds of a timestamp text, rounded up: PostgreSQL keeps microseconds, records show milliseconds. */
+function ceilMillis(at: string): number {
+  const ms = Date.parse(isoInstant(at));
+  const fraction = /\.(\d+)/.exec(at)?.[1] ?? "";
+  return /[1-9]/.test(fraction.slice(3)) ? ms + 1 : ms;
+}
+
+/**
+ * A stage's `completed_at` (RFC 3339, milliseconds): the worker's clock as it records the outcomes,
+ * never before `appliedAt` (the stamp on the resources the stage wrote; a resource's `created_at`
+ * read 19-99 ms after its request's `completed_at` when the database's transaction start was used)
+ * nor before a member's `started_at` (the database's clock, which may lag or lead the worker's).
+ * Taken here rather than in the statement, so the records and their events are known before it.
+ */
+export function completionTime(appliedAt: string, startedAts: readonly string[]): string {
+  let at = Math.max(Date.now(), Date.parse(appliedAt));
+  for (const started of startedAts) at = Math.max(at, ceilMillis(started));
+  return new Date(at).toISOString();
 }

@@ -13,13 +13,13 @@ import { sql } from "drizzle-orm";
 import { REQUESTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Executor, Tx } from "../db/client.ts";
 import { insertRequestEvents, type RequestEventSlots, reserveRequestEvents } from "../outbox/index.ts";
-import { finalRecord, RECORD_COLUMNS, type RecordRow } from "./final-record.ts";
+import { completionTime, finalRecord, RECORD_COLUMNS, type RecordRow } from "./final-record.ts";
 import { isOpen, millis } from "./sql.ts";
 import type { RequestKind } from "./statuses.ts";
 import type { StoredCall } from "./stored-call.ts";
 
-/** A request a stage started: its attempt is counted (and durable) before anything is applied. */
-export interface StartedRequest {
+/** The first open request as a stage start saw it, started or not. */
+export interface QueuedRequest {
   id: string;
   seq: number;
   kind: RequestKind;
@@ -33,6 +33,17 @@ export interface StartedRequest {
   traceparent?: string | null;
   /** Milliseconds from acceptance to the first start. */
   queueWaitMs?: number | null;
+}
+
+/** A request a stage started: its attempt is counted (and durable) before anything is applied. */
+export interface StartedRequest extends QueuedRequest {
+  /**
+   * The record's columns that no later step of the stage changes, as startStage read them, so
+   * finishStage knows each final record without reading it back (PostgreSQL timestamp text).
+   */
+  idempotencyKey: string | null;
+  acceptedAt: string;
+  startedAt: string;
   /**
    * The stored call, read by startStage: the apply transaction knows what the stage references
    * before it sends its first statement, so it reads that state in the same round trip as the lock
@@ -47,7 +58,7 @@ export type StageStart =
   /** The first open request cannot start now: its retry is not due, or (pipelined) it was attempted before. */
   | { kind: "waiting" }
   /** The first open request has used every attempt (a worker died in its last one): bury it. */
-  | { kind: "exhausted"; request: Omit<StartedRequest, "call"> }
+  | { kind: "exhausted"; request: QueuedRequest }
   | {
       kind: "started";
       members: StartedRequest[];
@@ -70,8 +81,8 @@ export interface StageLimits {
   maxItems: number;
 }
 
-/** A started request's outcome; `seq` is its StartedRequest's (finishStage finds the rows by range). */
-export type Outcome = { id: string; seq: number } & (
+/** A started request's outcome (finishStage finds the rows by the range of their `seq`). */
+export type Outcome = { request: StartedRequest } & (
   | { status: "succeeded"; result: unknown }
   | { status: "failed"; errors: unknown[] }
 );
@@ -142,6 +153,9 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         attempts: number;
         params: Record<string, string> | null;
         body: unknown;
+        idempotency_key: string | null;
+        accepted_at: string | null;
+        started_at: string | null;
         due: boolean;
         started: boolean;
         leased: boolean;
@@ -185,19 +199,19 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                 from run where r.account_id = ${accountId} and r.id = run.id
               returning r.id, r.seq, r.kind, r.trace_id, r.api_key_id, r.traceparent,
                         extract(epoch from r.started_at - r.accepted_at) * 1000 as wait_ms, r.item_count, r.attempts,
-                        r.params, r.body)
+                        r.params, r.body, r.idempotency_key, r.accepted_at, r.started_at)
             -- The started requests, then the first candidate as it was (started or not), to say why
             -- nothing started. No join between them: a stage can hold 1,000 requests.
             select id, seq, kind, trace_id, api_key_id, traceparent, wait_ms, item_count, attempts, params, body,
-                   true as due, true as started, true as leased, (select due from others) as others_due,
+                   idempotency_key, accepted_at, started_at, true as due, true as started, true as leased, (select due from others) as others_due,
                    0 as seen
               from started
             union all
             select id, seq, kind, trace_id, null, null, null, item_count, attempts, null, null,
-                   due, false, exists (select 1 from fence), (select due from others), (select count(*) from ranked)
+                   null, null, null, due, false, exists (select 1 from fence), (select due from others), (select count(*) from ranked)
               from ranked where n = 1`,
       );
-      const toRequest = (r: (typeof rows)[number]): Omit<StartedRequest, "call"> => ({
+      const toRequest = (r: (typeof rows)[number]): QueuedRequest => ({
         id: r.id,
         seq: Number(r.seq),
         kind: r.kind,
@@ -214,6 +228,9 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
         .map(
           (r): StartedRequest => ({
             ...toRequest(r),
+            idempotencyKey: r.idempotency_key,
+            acceptedAt: r.accepted_at as string,
+            startedAt: r.started_at as string,
             call: { id: r.id, kind: r.kind, params: r.params, body: r.body } as StoredCall,
           }),
         )
@@ -238,9 +255,13 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
      * must roll back (`LeaseLost`).
      *
      * `appliedAt` is the time stamped on the resources the stage wrote: `completed_at` is never
-     * earlier. `now()` is the transaction's start, before the resources' stamps (a resource's
-     * `created_at` read 19–99 ms after its request's `completed_at`). `traceparent` is the stage's
-     * span (tracing on only), kept with the events as with the stage's return events.
+     * earlier (completionTime). `traceparent` is the stage's span (tracing on only), kept with the
+     * events as with the stage's return events.
+     *
+     * Every column of the final records is known here (startStage read the ones no stage changes,
+     * the outcome and completed_at are set by this update), so the events are built without reading
+     * the records back, and their insert goes out right behind the update instead of a round trip
+     * after it: one round trip less per stage, and no 1,000 records to parse per big stage.
      */
     async finishStage(
       tx: Tx,
@@ -265,51 +286,76 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       const slots = Promise.resolve(
         reserved ?? reserveRequestEvents(database, tx, accountId, outcomes.length),
       );
-      // Awaited after the update: if the update fails first, the transaction fails either way.
+      // Awaited after the update is sent: if the update fails first, the transaction fails either way.
       slots.catch(() => {});
-      const rows = outcomes.map((o) =>
+      const completedAt = completionTime(
+        appliedAt,
+        outcomes.map((o) => o.request.startedAt),
+      );
+      const rows = outcomes.map(({ request: { id }, ...o }) =>
         o.status === "succeeded"
-          ? { id: o.id, status: o.status, result: o.result, errors: null }
-          : { id: o.id, status: o.status, result: null, errors: o.errors },
+          ? { id, status: o.status, result: o.result, errors: null }
+          : { id, status: o.status, result: null, errors: o.errors },
       );
       // A stage is a run of the account's processing requests (lock-members.ts), so they are
       // found by their seq range on requests_open_idx, whatever the table's statistics say. By id
       // alone, on a partition never analysed (autovacuum off, or a new day's partition before its
       // first analyse), PostgreSQL scanned every open request of the account: 341 ms for a
       // 100-request stage at a 100,000 backlog, against 6 ms by range (EXPLAIN ANALYZE, same rows).
-      const first = Math.min(...outcomes.map((o) => o.seq));
-      const last = Math.max(...outcomes.map((o) => o.seq));
-      // The outcomes are in memory already: only the record's other columns come back.
-      const updated = await database.rows<RecordRow>(
+      const first = Math.min(...outcomes.map((o) => o.request.seq));
+      const last = Math.max(...outcomes.map((o) => o.request.seq));
+      const updating = database.rows<{ n: number }>(
         sql`with fence as (
               update request_queues set open_count = open_count - ${rows.length},
                      lease_until = now() + ${lease}, due_at = now() + ${lease}
                where account_id = ${accountId} and lease_owner = ${workerId}
-              returning account_id)
-            update requests r
-               set status = u.status, result = u.result, errors = u.errors,
-                   completed_at = greatest(clock_timestamp(), ${appliedAt}::timestamptz)
-              from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(id uuid, status text, result jsonb, errors jsonb)
-             where r.account_id = ${accountId} and r.seq between ${first} and ${last} and r.id = u.id
-               and r.status = 'processing' and exists (select 1 from fence)
-            returning ${RECORD_COLUMNS}`,
+              returning account_id),
+            updated as (
+              update requests r
+                 set status = u.status, result = u.result, errors = u.errors, completed_at = ${completedAt}::timestamptz
+                from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as u(id uuid, status text, result jsonb, errors jsonb)
+               where r.account_id = ${accountId} and r.seq between ${first} and ${last} and r.id = u.id
+                 and r.status = 'processing' and exists (select 1 from fence)
+              returning 1)
+            select count(*)::int as n from updated`,
         tx,
       );
-      if (updated.length !== rows.length)
-        throw new LeaseLost(`finishStage recorded ${updated.length} of ${rows.length} requests`);
-      const byId = new Map(updated.map((r) => [r.id, r]));
-      // The domain's outcomes, which the statement above stored as the records' result and errors.
-      const records = outcomes.map((o) => ({
-        record: finalRecord(byId.get(o.id) as RecordRow, {
-          result: o.status === "succeeded" ? (o.result as StoredRequest["result"]) : null,
-          errors: o.status === "failed" ? (o.errors as StoredRequest["errors"]) : null,
-          error: null,
-        }),
+      // Settled with the events' insert below; a failure fails the transaction either way.
+      updating.catch(() => {});
+      // The records as the update leaves them: what startStage read, the outcome, completed_at.
+      const records = outcomes.map(({ request: r, ...o }) => ({
+        record: finalRecord(
+          {
+            id: r.id,
+            kind: r.kind,
+            status: o.status,
+            trace_id: r.traceId,
+            idempotency_key: r.idempotencyKey,
+            api_key_id: r.apiKeyId,
+            item_count: r.itemCount,
+            accepted_at: r.acceptedAt,
+            started_at: r.startedAt,
+            completed_at: completedAt,
+            attempts: r.attempts,
+          },
+          {
+            result: o.status === "succeeded" ? (o.result as StoredRequest["result"]) : null,
+            errors: o.status === "failed" ? (o.errors as StoredRequest["errors"]) : null,
+            error: null,
+          },
+        ),
         traceparent,
       }));
       const taken = await slots;
       await turn?.();
-      await insertRequestEvents(tx, accountId, taken, records, turn);
+      // If the lease was lost the update changed nothing, and the events just inserted roll back
+      // with the transaction that LeaseLost ends.
+      const [[updated]] = await Promise.all([
+        updating,
+        insertRequestEvents(tx, accountId, taken, records, turn),
+      ]);
+      if (updated?.n !== rows.length)
+        throw new LeaseLost(`finishStage recorded ${updated?.n ?? 0} of ${rows.length} requests`);
     },
 
     /**

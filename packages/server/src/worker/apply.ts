@@ -159,10 +159,10 @@ export async function applyStage(
       // before) is new to the table: its id was just made.
       const isNewOrder = (id: string) => !state.orderById(id);
       const finished: Outcome[] = results.map((r, i) => {
-        const { id, seq } = members[i] as StartedRequest;
+        const request = members[i] as StartedRequest;
         return r.status === "succeeded"
-          ? { id, seq, status: "succeeded", result: r.result }
-          : { id, seq, status: "failed", errors: r.errors };
+          ? { request, status: "succeeded", result: r.result }
+          : { request, status: "failed", errors: r.errors };
       });
       // The request events' positions follow the changes' and return events'.
       const forEvents = (s: RequestEventSlots): RequestEventSlots => ({
