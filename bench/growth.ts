@@ -24,6 +24,7 @@
 //   BENCH_GROWTH_INDEXES_AFTER=0                          keep every index during the fill
 //   BENCH_GROWTH_PASS=command                             the pass under load as a spawned command
 //   BENCH_GROWTH_WAIT_LOAD=1.5                            measure once the 1-minute load is below it
+//   BENCH_GROWTH_CHECKPOINT=1                             CHECKPOINT before each measured pass (worst-case WAL)
 // The fill writes each request's three rows from two sessions, and builds the primary keys and
 // full secondary indexes of requests, events and webhook_deliveries after the rows (as pg_restore
 // does; the band read for the deep cursors is written before they are dropped). 200k, FILL_ONLY,

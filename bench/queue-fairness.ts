@@ -16,6 +16,9 @@
 //     BENCH_FAIRNESS_ROUNDS=3               rounds per shape (median printed with every round)
 //     BENCH_FAIRNESS_BUSY=1,10              busy-account counts
 //     BENCH_BASELINE_SERVER=<dist/main.mjs> compare with another build (with this schema) instead
+//     BENCH_NODE_OPTIONS="--flag"           V8/Node flags for this build's server only (after the
+//                                           deployed ones), e.g. against BENCH_BASELINE_SERVER set
+//                                           to this build's own dist/main.mjs: a flag's A/B
 //     BENCH_PROFILE=<dir>                   a CPU profile of every server process (fairness-N-<pid>.cpuprofile)
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
@@ -37,6 +40,9 @@ const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 1);
 const BUSY = (process.env.BENCH_FAIRNESS_BUSY ?? "1,10").split(",").map(Number);
 const BASELINE = process.env.BENCH_BASELINE_SERVER;
 const BASELINE_NAME = BASELINE ? "baseline build" : "yielding off";
+const MINE_ENV: Record<string, string> = process.env.BENCH_NODE_OPTIONS
+  ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
+  : {};
 
 interface Shape {
   template: { url: string; drop(): Promise<void> };
@@ -262,11 +268,11 @@ for (const busyCount of BUSY) {
       for (const which of order) {
         const run =
           which === "mine"
-            ? await measure(SERVER_MAIN, shape)
+            ? await measure(SERVER_MAIN, shape, MINE_ENV)
             : await measure(BASELINE ?? SERVER_MAIN, shape, BASELINE ? {} : { OISR_STAGE_YIELD: "off" });
         (which === "mine" ? mine : base).push(run);
         console.log(
-          `busy ${busyCount}, round ${round + 1}, ${which === "mine" ? "this build" : BASELINE_NAME}: ${runText(run)}`,
+          `busy ${busyCount}, round ${round + 1}, ${which === "mine" ? `this build${MINE_ENV.NODE_OPTIONS ? ` (${MINE_ENV.NODE_OPTIONS})` : ""}` : BASELINE_NAME}: ${runText(run)}`,
         );
       }
     }

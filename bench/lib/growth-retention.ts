@@ -157,6 +157,9 @@ export async function runRetention(
   const rowsBefore = timeOnly ? null : await expiringRows(sql);
   const deadBefore = await deadTuples(sql);
   let backgroundWalBytes = 0;
+  // BENCH_GROWTH_CHECKPOINT=1: a CHECKPOINT first, so every page the pass changes is logged whole
+  // once (the worst case of fullPageImageBytes) instead of wherever the last checkpoint fell.
+  if (!timeOnly && process.env.BENCH_GROWTH_CHECKPOINT === "1") await sql`checkpoint`;
   if (!timeOnly) {
     const idleLsn = await walLsn(sql);
     // One idle second, scaled to the pass's duration below.
