@@ -30,12 +30,19 @@ export interface RecordRow {
   attempts: number;
 }
 
+/** The record of a request that has just reached its final status, as its event shows it. */
+export function finalRecordOf(request: StoredRequest): FinalRequestRecord {
+  const record = toRequestRecord(request);
+  if (!isFinalRecord(record)) throw new Error(`request ${request.id} is not final`);
+  return record;
+}
+
 /** The record of a row that has just reached its final status (the outcome comes from the caller). */
 export function finalRecord(
   row: RecordRow,
   outcome: Pick<StoredRequest, "result" | "errors" | "error">,
 ): FinalRequestRecord {
-  const record = toRequestRecord({
+  return finalRecordOf({
     id: row.id,
     kind: row.kind,
     status: row.status,
@@ -49,8 +56,6 @@ export function finalRecord(
     attempts: row.attempts,
     ...outcome,
   });
-  if (!isFinalRecord(record)) throw new Error(`request ${row.id} is not final`);
-  return record;
 }
 
 /** Epoch milliseconds of a timestamp text, rounded up: PostgreSQL keeps microseconds, records show milliseconds. */

@@ -13,7 +13,13 @@ import { sql } from "drizzle-orm";
 import { REQUESTS_CHANNEL } from "../db/channels.ts";
 import type { Database, Executor, Tx } from "../db/client.ts";
 import { insertRequestEvents, type RequestEventSlots, reserveRequestEvents } from "../outbox/index.ts";
-import { completionTime, finalRecord, RECORD_COLUMNS, type RecordRow } from "./final-record.ts";
+import {
+  completionTime,
+  finalRecord,
+  finalRecordOf,
+  RECORD_COLUMNS,
+  type RecordRow,
+} from "./final-record.ts";
 import { isOpen, millis } from "./sql.ts";
 import type { RequestKind } from "./statuses.ts";
 import type { StoredCall } from "./stored-call.ts";
@@ -324,26 +330,22 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       updating.catch(() => {});
       // The records as the update leaves them: what startStage read, the outcome, completed_at.
       const records = outcomes.map(({ request: r, ...o }) => ({
-        record: finalRecord(
-          {
-            id: r.id,
-            kind: r.kind,
-            status: o.status,
-            trace_id: r.traceId,
-            idempotency_key: r.idempotencyKey,
-            api_key_id: r.apiKeyId,
-            item_count: r.itemCount,
-            accepted_at: r.acceptedAt,
-            started_at: r.startedAt,
-            completed_at: completedAt,
-            attempts: r.attempts,
-          },
-          {
-            result: o.status === "succeeded" ? (o.result as StoredRequest["result"]) : null,
-            errors: o.status === "failed" ? (o.errors as StoredRequest["errors"]) : null,
-            error: null,
-          },
-        ),
+        record: finalRecordOf({
+          id: r.id,
+          kind: r.kind,
+          status: o.status,
+          traceId: r.traceId,
+          idempotencyKey: r.idempotencyKey,
+          apiKeyId: r.apiKeyId,
+          itemCount: r.itemCount,
+          acceptedAt: r.acceptedAt,
+          startedAt: r.startedAt,
+          completedAt,
+          attempts: r.attempts,
+          result: o.status === "succeeded" ? (o.result as StoredRequest["result"]) : null,
+          errors: o.status === "failed" ? (o.errors as StoredRequest["errors"]) : null,
+          error: null,
+        }),
         traceparent,
       }));
       const taken = await slots;
