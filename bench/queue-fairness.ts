@@ -30,6 +30,7 @@ import {
   NO_RATE_LIMITS,
   SERVER_MAIN,
   startOisr,
+  startOisrWorker,
 } from "./lib/processes.ts";
 import { profileEnv } from "./lib/profile.ts";
 import { type Account, sendOneOrderRequests } from "./lib/queue.ts";
@@ -39,6 +40,7 @@ const BACKLOG = Number(process.env.BENCH_FAIRNESS_BACKLOG ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_FAIRNESS_ROUNDS ?? 1);
 const BUSY = (process.env.BENCH_FAIRNESS_BUSY ?? "1,10").split(",").map(Number);
 const BASELINE = process.env.BENCH_BASELINE_SERVER;
+const SPLIT = process.env.BENCH_FAIRNESS_SPLIT === "1";
 const BASELINE_NAME = BASELINE ? "baseline build" : "yielding off";
 const MINE_ENV: Record<string, string> = process.env.BENCH_NODE_OPTIONS
   ? { NODE_OPTIONS: process.env.BENCH_NODE_OPTIONS }
@@ -166,9 +168,21 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
     const server = await startOisr(
       db.url,
       // BENCH_PROFILE=<dir>: a CPU profile of each server, named after the run (lib/profile.ts).
-      { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...profileEnv(`fairness-${++measured}`), ...env },
+      {
+        OISR_RATE_LIMITS: NO_RATE_LIMITS,
+        ...profileEnv(`fairness-${++measured}`),
+        ...env,
+        ...(SPLIT ? { OISR_ROLE: "api" } : {}),
+      },
       { account: shape.busy[0] as Account, main },
     );
+    const worker = SPLIT
+      ? await startOisrWorker(
+          db.url,
+          { OISR_RATE_LIMITS: NO_RATE_LIMITS, ...profileEnv(`fairness-${measured}-worker`), ...env },
+          main,
+        )
+      : undefined;
     const sql = postgres(db.url, { max: 1, onnotice: () => {} });
     try {
       const quiet = api(server.url, shape.quiet.token);
@@ -242,6 +256,7 @@ async function measure(main: string, shape: Shape, env: Record<string, string> =
     } finally {
       await sql.end();
       await server.stop();
+      await worker?.stop();
     }
   } finally {
     await db.drop();

@@ -15,6 +15,7 @@ import { createRetries } from "./retry.ts";
 import { createTransitions } from "./transitions.ts";
 
 export type { AcceptOutcome, IngestAck, NewRequest } from "./accept.ts";
+export type { Claimed } from "./leases.ts";
 export type { QueueStats } from "./maintenance.ts";
 export { iso, type RequestRow, requestRecordOfRow } from "./records.ts";
 export type { BulkOutcome, RetryCaller, RetryTarget } from "./retry.ts";

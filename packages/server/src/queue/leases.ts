@@ -18,17 +18,24 @@ import { isOpen, millis } from "./sql.ts";
  */
 export const SHORT_QUEUE = 100;
 
+/** A leased account, and whether it was claimed as long work (more than SHORT_QUEUE open requests). */
+export interface Claimed {
+  accountId: string;
+  long: boolean;
+}
+
 export function createLeases(database: Database, workerId: string, leaseMs: number) {
   const lease = millis(leaseMs);
   return {
     /**
      * Leases up to `limit` accounts with due work: short queues first (SHORT_QUEUE), then longest
-     * waiting first. While leased, an account's `due_at` is the lease's end: if its worker dies,
-     * the account is due again then.
+     * waiting first, at most `longLimit` of them long (the worker keeps a slot for short ones:
+     * worker.ts SHORT_LANE). While leased, an account's `due_at` is the lease's end: if its worker
+     * dies, the account is due again then.
      */
-    async claim(limit: number): Promise<string[]> {
+    async claim(limit: number, longLimit = limit): Promise<Claimed[]> {
       if (limit <= 0) return [];
-      const rows = await database.rows<{ account_id: string }>(
+      const rows = await database.rows<{ account_id: string; long: boolean }>(
         // `= any(array(…))`, not a join: the claimed rows are then found by primary key, where a
         // join was planned as a hash join over every account's row. Each of the two reads walks
         // request_queues_due_idx in order and stops at `limit` rows it could lock.
@@ -40,7 +47,7 @@ export function createLeases(database: Database, workerId: string, leaseMs: numb
             long as (
               select account_id, due_at from request_queues
                where due_at <= now() and open_count > ${SHORT_QUEUE}
-               order by due_at limit ${limit}
+               order by due_at limit ${Math.min(limit, Math.max(0, longLimit))}
                for update skip locked)
             update request_queues q
                set lease_owner = ${workerId}, lease_until = now() + ${lease}, due_at = now() + ${lease}
@@ -50,9 +57,10 @@ export function createLeases(database: Database, workerId: string, leaseMs: numb
                                              select account_id, due_at, 1 from long) c
                       order by rank, due_at
                       limit ${limit}))
-            returning q.account_id`,
+            -- The rows are locked since the reads above, so open_count is the count they classed.
+            returning q.account_id, q.open_count > ${SHORT_QUEUE} as long`,
       );
-      return rows.map((r) => r.account_id);
+      return rows.map((r) => ({ accountId: r.account_id, long: r.long }));
     },
 
     /**
@@ -76,10 +84,10 @@ export function createLeases(database: Database, workerId: string, leaseMs: numb
       );
     },
 
-    /** Whether an account not leased by anyone waits for a worker. */
+    /** Whether an account with short work (SHORT_QUEUE), not leased by anyone, waits for a worker. */
     async othersDue(): Promise<boolean> {
       const [row] = await database.rows<{ due: boolean }>(
-        sql`select exists (select 1 from request_queues where due_at <= now()) as due`,
+        sql`select exists (select 1 from request_queues where due_at <= now() and open_count <= ${SHORT_QUEUE}) as due`,
       );
       return row?.due === true;
     },

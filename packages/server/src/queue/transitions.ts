@@ -20,6 +20,7 @@ import {
   RECORD_COLUMNS,
   type RecordRow,
 } from "./final-record.ts";
+import { SHORT_QUEUE } from "./leases.ts";
 import { isOpen, millis } from "./sql.ts";
 import type { RequestKind } from "./statuses.ts";
 import type { StoredCall } from "./stored-call.ts";
@@ -68,7 +69,7 @@ export type StageStart =
   | {
       kind: "started";
       members: StartedRequest[];
-      /** Another account is due (waits for a worker) as this stage starts: the worker yields sooner. */
+      /** Another account with short work (leases.ts SHORT_QUEUE) is due as this stage starts: the worker yields sooner. */
       othersDue: boolean;
       /**
        * Whether an open request was seen after the stage (or the candidates filled the limit, so
@@ -172,9 +173,12 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
               update request_queues set lease_until = now() + ${lease}, due_at = now() + ${lease}
                where account_id = ${accountId} and lease_owner = ${workerId}
               returning account_id),
-            -- One probe of request_queues_due_idx: whether another account waits for a worker.
+            -- One probe of request_queues_due_idx: whether another account with short work waits
+            -- for a worker. Long work waiting is not asked: smaller stages do not serve it, a turn
+            -- does, and it gets one when a lease's budget is spent (worker.ts SHORT_LANE).
             others as (
-              select exists (select 1 from request_queues where due_at <= now() and account_id <> ${accountId}) as due),
+              select exists (select 1 from request_queues where due_at <= now() and open_count <= ${SHORT_QUEUE}
+                                and account_id <> ${accountId}) as due),
             -- A request never attempted is due whatever its next_attempt_at says: that is its
             -- accept's now(), which can be later than this statement's now() when the accept
             -- committed while this statement was being planned (two API processes under load).

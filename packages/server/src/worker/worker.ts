@@ -7,7 +7,7 @@ import type { Changes } from "@oisr/domain";
 import type { Logger } from "pino";
 import type { Config } from "../config.ts";
 import { REQUESTS_CHANNEL } from "../db/channels.ts";
-import { createWorkerQueue, type StageLimits, type StartedRequest } from "../queue/index.ts";
+import { type Claimed, createWorkerQueue, type StageLimits, type StartedRequest } from "../queue/index.ts";
 import type { Services } from "../services.ts";
 import { startStageSpan } from "../telemetry/queue-spans.ts";
 import { applyStage, type StageInput } from "./apply.ts";
@@ -35,23 +35,41 @@ const MAX_STAGES_PER_LEASE = 64;
 
 /**
  * Stages that yield (issue 30, decision 017). While an account is alone its stages stay big
- * (DEFAULT_STAGE_LIMITS: that is the drain rate). While another account waits for this worker (one
- * became due, by its NOTIFY or startStage's probe of request_queues, and every slot is busy, or the
- * database is PGlite: othersWaitForUs), each stage is cut to what
- * applies in about YIELD_STAGE_MS at the measured cost per item (at least MIN_YIELD_ITEMS), for YIELD_WINDOW_MS after the last
- * sign; and while accounts wait for a slot, a lease hands its account back after YIELD_TURN_MS.
- * A quiet account's request then waits behind a stage of ~30 ms, not one of 1,000 requests
- * (150–250 ms with its commit on a quiet 2-core machine).
+ * (DEFAULT_STAGE_LIMITS: that is the drain rate). While an account with short work runs here (a
+ * lease of the short lane, SHORT_LANE) or waits for this worker (one became due, by its NOTIFY or
+ * startStage's probe of request_queues, and every slot is busy, or the database is PGlite:
+ * othersWaitForUs), stages are cut (YIELD_STAGE_ITEMS), for YIELD_WINDOW_MS after the last sign;
+ * and while an account waits for a slot, a lease hands its account back after YIELD_TURN_MS. A
+ * quiet account's statements then wait behind the JavaScript of a stage of 100–250 requests, not
+ * of 1,000 (serialising and writing its rows held the event loop for 20–90 ms at a time).
  */
-const YIELD_STAGE_MS = 50;
 const YIELD_WINDOW_MS = 1000;
 const YIELD_TURN_MS = 100;
 /**
- * Fewer items a stage than this cost more in statements than they save in waiting: a stage has
- * about eight round trips whatever its size, and on a loaded machine the measured cost per item
- * would otherwise shrink stages to a handful of requests (a 0.38× drain rate at 16).
+ * The items of a cut stage: with one long account leased here, and with several. A stage has about
+ * eight round trips whatever its size, so smaller stages drain slower, the more so when one
+ * account's pipeline is all there is to overlap them. Same runs against yielding off at a 100,000
+ * backlog (decision 017, "A slot for short work"), quiet account's p99 and the busy drain:
+ * - one busy account: 250 items 65–72 ms at 0.92×, 0.94×, 0.72×; 100 items 58–116 ms at
+ *   0.34–0.83×;
+ * - ten: 100 items 146–161 ms at 0.77–0.84×; 150 items 237–272 ms at 0.91–0.94×; 250 items
+ *   343–603 ms at 0.78–0.86×.
+ * The quiet account's latency is what yielding is for.
  */
-const MIN_YIELD_ITEMS = 100;
+const YIELD_STAGE_ITEMS = { alone: 250, several: 100 };
+/** A stage of fewer items than this is a quiet account's: it runs without giving the event loop turns. */
+const SHORT_STAGE_ITEMS = YIELD_STAGE_ITEMS.several;
+
+/**
+ * Slots kept for short work (queue/leases.ts SHORT_QUEUE) while yielding is on and the worker has
+ * at least two: long accounts lease at most the others. Ten busy accounts on four slots otherwise
+ * left a quiet account's request waiting for a busy stage to end and its lease to be handed back
+ * (accepted → started p50 43–46 ms, p99 151–169 ms at a 100,000 backlog), and cut every busy stage
+ * while it waited (drain 0.79–0.80× of yielding off). With a slot of its own it is claimed when its
+ * NOTIFY arrives and runs beside the busy stages, as with one busy account (decision 017, "A slot
+ * for short work"). Long accounts then take turns of a lease's budget among themselves.
+ */
+const SHORT_LANE = 1;
 
 /** Longest sleep between queue checks when nothing wakes the worker (a missed notification, a lease expiring). */
 const MAX_IDLE_MS = 1000;
@@ -79,6 +97,14 @@ export async function startWorker(deps: {
   const queue = createWorkerQueue(services.database, workerId, config.leaseMs);
   const { metrics } = services;
   const inFlight = new Set<Promise<void>>();
+  // The leases of accounts claimed as long work (how many of them may run at once: longSlots) and
+  // as short work.
+  let longInFlight = 0;
+  let shortInFlight = 0;
+  const longSlots =
+    config.stageYield && config.workerConcurrency > SHORT_LANE
+      ? config.workerConcurrency - SHORT_LANE
+      : config.workerConcurrency;
   let running = true;
   let wake: (() => void) | undefined;
   // A kick that comes while the loop is busy claiming is remembered, so no wake-up is lost.
@@ -89,10 +115,8 @@ export async function startWorker(deps: {
     if (wake) wake();
     else kicked = true;
   };
-  // When another account last showed it wanted a worker; and what an item costs to apply (moving
-  // average of committed stages), to size stages while yielding.
+  // When another account last showed it wanted a worker.
   let othersSeenAt = Number.NEGATIVE_INFINITY;
-  let msPerItem = 0.3;
 
   /**
    * Whether an account that is due now waits for the stages running here. On PostgreSQL only when
@@ -118,14 +142,16 @@ export async function startWorker(deps: {
   const group = config.maxAttempts >= 2;
   const pipelining = services.database.driver === "postgres" && group;
   const limits = deps.stageLimits ?? DEFAULT_STAGE_LIMITS;
-  // Short stages: fewer than MIN_YIELD_ITEMS items, a quiet account's, never a busy one's yielded stage.
+  // Short stages: fewer than SHORT_STAGE_ITEMS items, a quiet account's, never a busy one's yielded stage.
   const isShort = (members: StartedRequest[]) =>
-    members.length < MIN_YIELD_ITEMS && members.reduce((n, m) => n + m.itemCount, 0) < MIN_YIELD_ITEMS;
+    members.length < SHORT_STAGE_ITEMS && members.reduce((n, m) => n + m.itemCount, 0) < SHORT_STAGE_ITEMS;
 
-  /** The next stage's limits: the full ones while the account is alone, a time budget's worth while others want a worker. */
+  /** The next stage's limits: the full ones while the account is alone, YIELD_STAGE_ITEMS while short work runs or waits. */
   const stageLimits = (): StageLimits => {
-    if (!config.stageYield || performance.now() - othersSeenAt >= YIELD_WINDOW_MS) return limits;
-    const items = Math.max(MIN_YIELD_ITEMS, Math.floor(YIELD_STAGE_MS / msPerItem));
+    if (!config.stageYield) return limits;
+    if (shortInFlight > 0) othersSeenAt = performance.now();
+    else if (performance.now() - othersSeenAt >= YIELD_WINDOW_MS) return limits;
+    const items = longInFlight > 1 ? YIELD_STAGE_ITEMS.several : YIELD_STAGE_ITEMS.alone;
     return { maxRequests: Math.min(limits.maxRequests, items), maxItems: Math.min(limits.maxItems, items) };
   };
 
@@ -348,8 +374,6 @@ export async function startWorker(deps: {
     groupMs: number,
   ): void {
     const size = members.length;
-    const items = members.reduce((n, m) => n + m.itemCount, 0);
-    if (items > 0) msPerItem = 0.8 * msPerItem + 0.2 * (groupMs / items);
     // Each request of a stage is charged an equal share of the transaction's time.
     const ms = Math.round(groupMs / size);
     for (const m of members) {
@@ -376,18 +400,22 @@ export async function startWorker(deps: {
     while (running) {
       kicked = false;
       const free = config.workerConcurrency - inFlight.size;
-      let claimed: string[] = [];
+      let claimed: Claimed[] = [];
       if (free > 0) {
         contended = false;
         try {
-          claimed = await queue.claim(free);
+          claimed = await queue.claim(free, longSlots - longInFlight);
         } catch (err) {
           logger.warn({ err }, "claim failed; database unavailable?");
         }
       }
-      for (const accountId of claimed) {
+      for (const { accountId, long } of claimed) {
+        if (long) longInFlight += 1;
+        else shortInFlight += 1;
         const p = runAccount(accountId).finally(() => {
           inFlight.delete(p);
+          if (long) longInFlight -= 1;
+          else shortInFlight -= 1;
           kick();
         });
         inFlight.add(p);
