@@ -43,9 +43,10 @@ export interface Config {
   maxAttempts: number;
   workerConcurrency: number;
   /**
-   * `OISR_STAGE_YIELD` (`on` by default): a busy account's stages shrink while another account is
-   * due (decision 017). `off` keeps full stages whatever waits: the drain rate of one busy account
-   * over a quiet one's latency; the fairness benchmark's same-run baseline.
+   * `OISR_STAGE_YIELD` (`on` by default): a worker keeps one slot for accounts with short work, and
+   * busy accounts' stages shrink while short work runs or waits (decision 017). `off` gives every
+   * slot to any account and keeps full stages whatever waits: busy accounts' drain rate over a quiet
+   * one's latency; the fairness benchmark's same-run baseline.
    */
   stageYield: boolean;
   /** Lease a worker holds on a request; a worker that dies is replaced after it. */

@@ -9,7 +9,7 @@ import { isOpen, millis } from "./sql.ts";
 
 /**
  * An account with at most this many open requests is short work: claiming takes the due ones first
- * (at most one yielded stage each: worker.ts MIN_YIELD_ITEMS, one-order requests). Ten busy accounts
+ * (at most one cut stage each: worker.ts YIELD_STAGE_ITEMS, one-order requests). Ten busy accounts
  * on four slots queue in `due_at` order, and an account that had been idle became due after every
  * one of them that was handed back before its request came: it waited up to two turns of every slot
  * (18 s p99 on the loaded machine, decision 017). Busy accounts wait for a short one's single stage,
