@@ -1,12 +1,13 @@
-// Fairness across accounts (decision 009): while one account drains a long backlog, an account that
-// becomes due gets its request applied after at most about one stage of the busy account, even with
-// a single worker slot. PGlite, or PostgreSQL when DATABASE_URL is set.
+// Fairness across accounts (decisions 009 and 017): while one account drains a long backlog, an
+// account that becomes due gets its request applied after at most about one stage of the busy
+// account, even with a single worker slot; with more slots, one is kept for short work. PGlite, or PostgreSQL when DATABASE_URL is set.
 import { hash } from "node:crypto";
 import { order } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
+import { SHORT_QUEUE } from "../queue/leases.ts";
 import { insertPending } from "../queue/transitions.ts";
 import type { Services } from "../services.ts";
 import { newRequestId } from "../store/ids.ts";
@@ -81,6 +82,85 @@ it("a quiet account's request waits for at most one stage of a busy account's ba
     expect(Number(between?.n)).toBeLessThanOrEqual(STAGE * 2);
     // And the busy account was far from drained: the quiet request did not simply wait its turn.
     expect(await done(noisy)).toBeLessThan(BACKLOG / 2);
+  } finally {
+    await worker.stop();
+  }
+});
+
+it("keeps one of its slots for short work: two busy accounts on two slots run one at a time, and a quiet account is applied meanwhile", async () => {
+  const busy = [
+    (await services.accounts.createAccount("busy-1")).account_id,
+    (await services.accounts.createAccount("busy-2")).account_id,
+  ];
+  const quiet = (await services.accounts.createAccount("quiet-2")).account_id;
+  const backlog = 2_000;
+  const rows = busy.flatMap((a) =>
+    Array.from({ length: backlog }, (_, i) => {
+      const head = JSON.stringify({
+        a,
+        i: newRequestId(),
+        k: "orders",
+        t: "0".repeat(32),
+        ik: null,
+        p: null,
+        n: 1,
+      });
+      return `${head.slice(0, -1)},"b":${JSON.stringify({ orders: [order({ external_id: `${a}-${i}` })] })}}`;
+    }),
+  );
+  await insertPending(services.database, `[${rows.join(",")}]`);
+
+  const worker = await startWorker({
+    config: loadConfig({ OISR_WORKER_CONCURRENCY: "2", OISR_DATA_DIR: "memory://" }),
+    logger: pino({ level: "silent" }),
+    services,
+    stageLimits: { maxRequests: STAGE, maxItems: STAGE },
+  });
+  // Leased accounts with long work (the test before may have left its busy account one of them).
+  const leasedLong = async () =>
+    Number(
+      (
+        await services.database.rows<{ n: string }>(
+          sql`select count(*) as n from request_queues where lease_owner is not null and open_count > ${SHORT_QUEUE}`,
+        )
+      )[0]?.n,
+    );
+  const open = async (accountId: string) =>
+    Number(
+      (
+        await services.database.rows<{ n: string }>(
+          sql`select count(*) as n from requests where account_id = ${accountId} and status in ('pending', 'processing')`,
+        )
+      )[0]?.n,
+    );
+  const busyOpen = async () => (await open(busy[0] as string)) + (await open(busy[1] as string));
+  try {
+    const seen: number[] = [];
+    while (seen.length < 40 && (await busyOpen()) > backlog) {
+      seen.push(await leasedLong());
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(seen.length).toBeGreaterThan(5);
+    expect(seen).toContain(1);
+    expect(Math.max(...seen)).toBe(1);
+
+    const bodyJson = JSON.stringify({ orders: [order({ external_id: "Q-2" })] });
+    const ack = await services.requests.accept({
+      accountId: quiet,
+      kind: "orders",
+      endpoint: "POST /ingest/orders",
+      params: null,
+      bodyJson,
+      bodyHash: hash("sha256", bodyJson, "hex"),
+      itemCount: 1,
+      idempotencyKey: null,
+      apiKeyId: null,
+      traceId: "0".repeat(32),
+    });
+    if (ack.kind !== "accepted") throw new Error("not accepted");
+    while ((await open(quiet)) > 0) await new Promise((r) => setTimeout(r, 5));
+    // Applied while the busy accounts still had most of their backlog between them.
+    expect(await busyOpen()).toBeGreaterThan(backlog);
   } finally {
     await worker.stop();
   }
