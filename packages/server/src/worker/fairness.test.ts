@@ -22,60 +22,78 @@ useFreshServices((s) => {
 const STAGE = 50;
 const BACKLOG = 20_000;
 
-it("a quiet account's request waits for at most one stage of a busy account's backlog, with one worker slot", async () => {
-  const noisy = (await services.accounts.createAccount("noisy")).account_id;
-  const quiet = (await services.accounts.createAccount("quiet")).account_id;
-  const rows = Array.from({ length: BACKLOG }, (_, i) => {
-    const head = JSON.stringify({
-      a: noisy,
-      i: newRequestId(),
-      k: "orders",
-      t: "0".repeat(32),
-      ik: null,
-      p: null,
-      n: 1,
-    });
-    return `${head.slice(0, -1)},"b":${JSON.stringify({ orders: [order({ external_id: `N-${i}` })] })}}`;
-  });
+/** Queues `n` one-order requests for each account, straight into the queue. */
+async function queueBacklog(accounts: string[], n: number) {
+  const rows = accounts.flatMap((a) =>
+    Array.from({ length: n }, (_, i) => {
+      const head = JSON.stringify({
+        a,
+        i: newRequestId(),
+        k: "orders",
+        t: "0".repeat(32),
+        ik: null,
+        p: null,
+        n: 1,
+      });
+      return `${head.slice(0, -1)},"b":${JSON.stringify({ orders: [order({ external_id: `${a}-${i}` })] })}}`;
+    }),
+  );
   await insertPending(services.database, `[${rows.join(",")}]`);
+}
 
-  const worker = await startWorker({
-    config: loadConfig({ OISR_WORKER_CONCURRENCY: "1", OISR_DATA_DIR: "memory://" }),
+/** Accepts one one-order request for the account, as the API does. */
+async function acceptOne(accountId: string, externalId: string) {
+  const bodyJson = JSON.stringify({ orders: [order({ external_id: externalId })] });
+  const outcome = await services.requests.accept({
+    accountId,
+    kind: "orders",
+    endpoint: "POST /ingest/orders",
+    params: null,
+    bodyJson,
+    bodyHash: hash("sha256", bodyJson, "hex"),
+    itemCount: 1,
+    idempotencyKey: null,
+    apiKeyId: null,
+    traceId: "0".repeat(32),
+  });
+  if (outcome.kind !== "accepted") throw new Error("not accepted");
+  return outcome.ack;
+}
+
+/** How many of the account's requests are in one of these statuses. */
+async function countIn(accountId: string, statuses: string[]) {
+  const [row] = await services.database.rows<{ n: string }>(
+    sql`select count(*) as n from requests where account_id = ${accountId} and status in ${statuses}`,
+  );
+  return Number(row?.n);
+}
+
+function startTestWorker(concurrency: number) {
+  return startWorker({
+    config: loadConfig({ OISR_WORKER_CONCURRENCY: String(concurrency), OISR_DATA_DIR: "memory://" }),
     logger: pino({ level: "silent" }),
     services,
     stageLimits: { maxRequests: STAGE, maxItems: STAGE },
   });
+}
+
+it("a quiet account's request waits for at most one stage of a busy account's backlog, with one worker slot", async () => {
+  const noisy = (await services.accounts.createAccount("noisy")).account_id;
+  const quiet = (await services.accounts.createAccount("quiet")).account_id;
+  await queueBacklog([noisy], BACKLOG);
+
+  const worker = await startTestWorker(1);
   try {
-    const done = async (accountId: string) =>
-      Number(
-        (
-          await services.database.rows<{ n: string }>(
-            sql`select count(*) as n from requests where account_id = ${accountId} and status = 'succeeded'`,
-          )
-        )[0]?.n,
-      );
+    const done = (accountId: string) => countIn(accountId, ["succeeded"]);
     while ((await done(noisy)) < STAGE * 2) await new Promise((r) => setTimeout(r, 5));
 
-    const bodyJson = JSON.stringify({ orders: [order({ external_id: "Q-1" })] });
-    const ack = await services.requests.accept({
-      accountId: quiet,
-      kind: "orders",
-      endpoint: "POST /ingest/orders",
-      params: null,
-      bodyJson,
-      bodyHash: hash("sha256", bodyJson, "hex"),
-      itemCount: 1,
-      idempotencyKey: null,
-      apiKeyId: null,
-      traceId: "0".repeat(32),
-    });
-    if (ack.kind !== "accepted") throw new Error("not accepted");
+    const ack = await acceptOne(quiet, "Q-1");
     while ((await done(quiet)) < 1) await new Promise((r) => setTimeout(r, 5));
 
     // Busy-account requests that completed while the quiet one waited (accepted → completed).
     const [between] = await services.database.rows<{ n: string }>(
       sql`select count(*) as n from requests n, requests q
-           where q.id = ${ack.ack.request_id} and n.account_id = ${noisy}
+           where q.id = ${ack.request_id} and n.account_id = ${noisy}
              and n.completed_at > q.accepted_at and n.completed_at < q.completed_at`,
     );
     // A stage in flight when it arrived, and perhaps the one that had already started after it.
@@ -94,28 +112,9 @@ it("keeps one of its slots for short work: two busy accounts on two slots run on
   ];
   const quiet = (await services.accounts.createAccount("quiet-2")).account_id;
   const backlog = 2_000;
-  const rows = busy.flatMap((a) =>
-    Array.from({ length: backlog }, (_, i) => {
-      const head = JSON.stringify({
-        a,
-        i: newRequestId(),
-        k: "orders",
-        t: "0".repeat(32),
-        ik: null,
-        p: null,
-        n: 1,
-      });
-      return `${head.slice(0, -1)},"b":${JSON.stringify({ orders: [order({ external_id: `${a}-${i}` })] })}}`;
-    }),
-  );
-  await insertPending(services.database, `[${rows.join(",")}]`);
+  await queueBacklog(busy, backlog);
 
-  const worker = await startWorker({
-    config: loadConfig({ OISR_WORKER_CONCURRENCY: "2", OISR_DATA_DIR: "memory://" }),
-    logger: pino({ level: "silent" }),
-    services,
-    stageLimits: { maxRequests: STAGE, maxItems: STAGE },
-  });
+  const worker = await startTestWorker(2);
   // Leased accounts with long work (the test before may have left its busy account one of them).
   const leasedLong = async () =>
     Number(
@@ -125,14 +124,7 @@ it("keeps one of its slots for short work: two busy accounts on two slots run on
         )
       )[0]?.n,
     );
-  const open = async (accountId: string) =>
-    Number(
-      (
-        await services.database.rows<{ n: string }>(
-          sql`select count(*) as n from requests where account_id = ${accountId} and status in ('pending', 'processing')`,
-        )
-      )[0]?.n,
-    );
+  const open = (accountId: string) => countIn(accountId, ["pending", "processing"]);
   const busyOpen = async () => (await open(busy[0] as string)) + (await open(busy[1] as string));
   try {
     const seen: number[] = [];
@@ -144,20 +136,7 @@ it("keeps one of its slots for short work: two busy accounts on two slots run on
     expect(seen).toContain(1);
     expect(Math.max(...seen)).toBe(1);
 
-    const bodyJson = JSON.stringify({ orders: [order({ external_id: "Q-2" })] });
-    const ack = await services.requests.accept({
-      accountId: quiet,
-      kind: "orders",
-      endpoint: "POST /ingest/orders",
-      params: null,
-      bodyJson,
-      bodyHash: hash("sha256", bodyJson, "hex"),
-      itemCount: 1,
-      idempotencyKey: null,
-      apiKeyId: null,
-      traceId: "0".repeat(32),
-    });
-    if (ack.kind !== "accepted") throw new Error("not accepted");
+    await acceptOne(quiet, "Q-2");
     while ((await open(quiet)) > 0) await new Promise((r) => setTimeout(r, 5));
     // Applied while the busy accounts still had most of their backlog between them.
     expect(await busyOpen()).toBeGreaterThan(backlog);
