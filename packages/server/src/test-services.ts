@@ -4,11 +4,33 @@ import { hash, randomUUID } from "node:crypto";
 import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll } from "vitest";
 import { sql } from "./db/client.ts";
+import type { NewRequest } from "./queue/index.ts";
 import type { RequestKind } from "./queue/statuses.ts";
 import { insertPending } from "./queue/transitions.ts";
 import { openServices, type Services } from "./services.ts";
 import { newRequestId } from "./store/ids.ts";
 import { freshDatabaseEnv } from "./webhooks/test-support.ts";
+
+/** An ingest call of one order, as the API hands it to `requests.accept`. */
+export function oneOrderCall(
+  accountId: string,
+  externalId: string,
+  idempotencyKey: string | null = null,
+): NewRequest {
+  const bodyJson = JSON.stringify({ orders: [order({ external_id: externalId })] });
+  return {
+    accountId,
+    kind: "orders",
+    endpoint: "POST /ingest/orders",
+    params: null,
+    bodyJson,
+    bodyHash: hash("sha256", bodyJson, "hex"),
+    itemCount: 1,
+    idempotencyKey,
+    apiKeyId: null,
+    traceId: randomUUID().replaceAll("-", ""),
+  };
+}
 
 /** Opens the services before the file's tests (then calls `use`) and closes and drops them after. */
 export function useFreshServices(use: (services: Services) => void | Promise<void>): void {

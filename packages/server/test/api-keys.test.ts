@@ -2,12 +2,12 @@
 // rest), expiry and replaced secrets, the last admin key, last_used_at, and the key id on request
 // records and events. An in-process server (API and worker) with responses validated against the
 // spec; PGlite, or PostgreSQL when DATABASE_URL is set.
-import { hash, randomUUID } from "node:crypto";
 import { PERMISSIONS } from "@oisr/contract";
 import { order } from "@oisr/contract/fixtures";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sql } from "../src/db/client.ts";
 import { loadConfig, type RunningServer, startServer } from "../src/index.ts";
+import { oneOrderCall } from "../src/test-services.ts";
 import { freshDatabaseEnv, waitFor } from "../src/webhooks/test-support.ts";
 
 let server: RunningServer;
@@ -343,19 +343,7 @@ describe("traceability", () => {
     expect(test?.payload.api_key_id).toBe(a.api_key_id);
 
     // A request and an event stored before API keys: no api_key_id on the row or in the body.
-    const bodyJson = JSON.stringify({ orders: [order({ external_id: "K-0" })] });
-    const old = await server.services.requests.accept({
-      accountId: a.account_id,
-      kind: "orders",
-      endpoint: "POST /ingest/orders",
-      params: null,
-      bodyJson,
-      bodyHash: hash("sha256", bodyJson, "hex"),
-      itemCount: 1,
-      idempotencyKey: null,
-      apiKeyId: null,
-      traceId: randomUUID().replaceAll("-", ""),
-    });
+    const old = await server.services.requests.accept(oneOrderCall(a.account_id, "K-0"));
     if (old.kind !== "accepted") throw new Error(old.kind);
     const oldRecord = await call(ingester.secret, "GET", `/requests/${old.ack.request_id}`);
     expect(oldRecord.body.api_key_id).toBeNull();

@@ -1,7 +1,7 @@
 // Fairness across accounts (decisions 009 and 017): while one account drains a long backlog, an
 // account that becomes due gets its request applied after at most about one stage of the busy
-// account, even with a single worker slot; with more slots, one is kept for short work. PGlite, or PostgreSQL when DATABASE_URL is set.
-import { hash } from "node:crypto";
+// account, even with a single worker slot; with more slots, one is kept for short work. PGlite, or
+// PostgreSQL when DATABASE_URL is set.
 import { order } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { expect, it } from "vitest";
@@ -11,7 +11,7 @@ import { SHORT_QUEUE } from "../queue/leases.ts";
 import { insertPending } from "../queue/transitions.ts";
 import type { Services } from "../services.ts";
 import { newRequestId } from "../store/ids.ts";
-import { useFreshServices } from "../test-services.ts";
+import { oneOrderCall, useFreshServices } from "../test-services.ts";
 import { startWorker } from "./worker.ts";
 
 let services: Services;
@@ -43,19 +43,7 @@ async function queueBacklog(accounts: string[], n: number) {
 
 /** Accepts one one-order request for the account, as the API does. */
 async function acceptOne(accountId: string, externalId: string) {
-  const bodyJson = JSON.stringify({ orders: [order({ external_id: externalId })] });
-  const outcome = await services.requests.accept({
-    accountId,
-    kind: "orders",
-    endpoint: "POST /ingest/orders",
-    params: null,
-    bodyJson,
-    bodyHash: hash("sha256", bodyJson, "hex"),
-    itemCount: 1,
-    idempotencyKey: null,
-    apiKeyId: null,
-    traceId: "0".repeat(32),
-  });
+  const outcome = await services.requests.accept(oneOrderCall(accountId, externalId));
   if (outcome.kind !== "accepted") throw new Error("not accepted");
   return outcome.ack;
 }

@@ -4,14 +4,12 @@
 // enough to matter (two request stores accepting concurrently, as two API processes do, and two
 // workers, each over its own connection pool) and asserts the count, not a time: 0 rollbacks, and
 // every request succeeded on its first attempt.
-import { hash } from "node:crypto";
-import { order } from "@oisr/contract/fixtures";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../config.ts";
 import { sql } from "../db/client.ts";
-import type { NewRequest } from "../queue/index.ts";
 import { openServices, type Services } from "../services.ts";
+import { oneOrderCall } from "../test-services.ts";
 import { freshDatabaseEnv } from "../webhooks/test-support.ts";
 import { startWorker, type Worker } from "./worker.ts";
 
@@ -63,21 +61,10 @@ describe.skipIf(!process.env.DATABASE_URL)(
           events: ["request.succeeded", "order.created"],
         });
       let n = 0;
-      const call = (accountId: string, keyed: boolean): NewRequest => {
-        const bodyJson = JSON.stringify({ orders: [order({ external_id: `RB-${n++}` })] });
-        return {
-          accountId,
-          kind: "orders",
-          endpoint: "POST /ingest/orders",
-          params: null,
-          bodyJson,
-          bodyHash: hash("sha256", bodyJson, "hex"),
-          itemCount: 1,
-          // Half the calls carry a key: their batches are transactions (idempotency claim, then insert).
-          idempotencyKey: keyed ? `k-${n}` : null,
-          apiKeyId: null,
-          traceId: "0".repeat(32),
-        };
+      // Half the calls carry a key: their batches are transactions (idempotency claim, then insert).
+      const call = (accountId: string, keyed: boolean) => {
+        n += 1;
+        return oneOrderCall(accountId, `RB-${n}`, keyed ? `k-${n}` : null);
       };
       for (let round = 0; round < ROUNDS; round++)
         for (let sent = 0; sent < PER_ROUND; sent += BURST)
