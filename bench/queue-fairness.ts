@@ -20,6 +20,8 @@
 //                                           deployed ones), e.g. against BENCH_BASELINE_SERVER set
 //                                           to this build's own dist/main.mjs: a flag's A/B
 //     BENCH_PROFILE=<dir>                   a CPU profile of every server process (fairness-N-<pid>.cpuprofile)
+//     BENCH_FAIRNESS_SPLIT=1                the API and the worker as two processes (roles api and
+//                                           worker) instead of one; event-loop and GC figures are the API's
 import postgres from "postgres";
 import { api, sleep } from "./lib/client.ts";
 import { order } from "./lib/fixtures.ts";

@@ -17,19 +17,11 @@ export function oneOrderCall(
   externalId: string,
   idempotencyKey: string | null = null,
 ): NewRequest {
-  const bodyJson = JSON.stringify({ orders: [order({ external_id: externalId })] });
-  return {
+  return ingestCall(
     accountId,
-    kind: "orders",
-    endpoint: "POST /ingest/orders",
-    params: null,
-    bodyJson,
-    bodyHash: hash("sha256", bodyJson, "hex"),
-    itemCount: 1,
+    { kind: "orders", body: { orders: [order({ external_id: externalId })] } },
     idempotencyKey,
-    apiKeyId: null,
-    traceId: randomUUID().replaceAll("-", ""),
-  };
+  );
 }
 
 /** Opens the services before the file's tests (then calls `use`) and closes and drops them after. */
@@ -57,6 +49,27 @@ export interface TestRequest {
   body: unknown;
 }
 
+/** The ingest call of a request, as the ingest route hands it to `requests.accept`. */
+export function ingestCall(
+  accountId: string,
+  r: TestRequest,
+  idempotencyKey: string | null = null,
+): NewRequest {
+  const bodyJson = JSON.stringify(r.body);
+  return {
+    accountId,
+    kind: r.kind as RequestKind,
+    endpoint: `POST /ingest/${r.kind}`,
+    params: null,
+    bodyJson,
+    bodyHash: hash("sha256", bodyJson, "hex"),
+    itemCount: Object.values(r.body as Record<string, unknown[]>)[0]?.length ?? 0,
+    idempotencyKey,
+    apiKeyId: null,
+    traceId: randomUUID().replaceAll("-", ""),
+  };
+}
+
 /** Accepts requests as the ingest routes do (one call each, in order); returns their ids. */
 export async function enqueueRequests(
   services: Services,
@@ -65,19 +78,7 @@ export async function enqueueRequests(
 ): Promise<string[]> {
   const ids: string[] = [];
   for (const r of requests) {
-    const bodyJson = JSON.stringify(r.body);
-    const outcome = await services.requests.accept({
-      accountId,
-      kind: r.kind as RequestKind,
-      endpoint: `POST /ingest/${r.kind}`,
-      params: null,
-      bodyJson,
-      bodyHash: hash("sha256", bodyJson, "hex"),
-      itemCount: Object.values(r.body as Record<string, unknown[]>)[0]?.length ?? 0,
-      idempotencyKey: null,
-      apiKeyId: null,
-      traceId: randomUUID().replaceAll("-", ""),
-    });
+    const outcome = await services.requests.accept(ingestCall(accountId, r));
     if (outcome.kind !== "accepted") throw new Error("not accepted");
     ids.push(outcome.ack.request_id);
   }

@@ -1,11 +1,11 @@
 // Idempotency keys in a table partitioned by day (decision 020): a key stays unique among its live
 // records across a partition boundary and under concurrent calls, with no unique index to say so
 // (oisr_claim_idempotency_keys locks the key instead). PGlite, or PostgreSQL with DATABASE_URL.
-import { hash, randomUUID } from "node:crypto";
+import { randomUUID } from "node:crypto";
 import { expect, it } from "vitest";
 import { sql } from "../db/client.ts";
 import type { Services } from "../services.ts";
-import { useFreshServices } from "../test-services.ts";
+import { ingestCall, useFreshServices } from "../test-services.ts";
 import { type AcceptOutcome, acceptBatch, type NewRequest } from "./accept.ts";
 
 let services: Services;
@@ -15,21 +15,8 @@ useFreshServices(async (s) => {
   accountId = (await s.accounts.createAccount("idempotency")).account_id;
 });
 
-const call = (key: string, body: unknown = { orders: [{ external_id: "A" }] }): NewRequest => {
-  const bodyJson = JSON.stringify(body);
-  return {
-    accountId,
-    kind: "orders",
-    endpoint: "POST /ingest/orders",
-    params: null,
-    bodyJson,
-    bodyHash: hash("sha256", bodyJson, "hex"),
-    itemCount: 1,
-    idempotencyKey: key,
-    apiKeyId: null,
-    traceId: randomUUID().replaceAll("-", ""),
-  };
-};
+const call = (key: string, body: unknown = { orders: [{ external_id: "A" }] }): NewRequest =>
+  ingestCall(accountId, { kind: "orders", body }, key);
 
 const records = (key: string) =>
   services.database.rows<{ partition: string; request_id: string }>(

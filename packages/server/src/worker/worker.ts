@@ -49,7 +49,7 @@ const YIELD_TURN_MS = 100;
  * The items of a cut stage: with one long account leased here, and with several. A stage has about
  * eight round trips whatever its size, so smaller stages drain slower, the more so when one
  * account's pipeline is all there is to overlap them. Same runs against yielding off at a 100,000
- * backlog (decision 017, "A slot for short work"), quiet account's p99 and the busy drain:
+ * backlog (decision 017, "Session 18"), quiet account's p99 and the busy drain:
  * - one busy account: 250 items 65–72 ms at 0.92×, 0.94×, 0.72×; 100 items 58–116 ms at
  *   0.34–0.83×;
  * - ten: 100 items 146–161 ms at 0.77–0.84×; 150 items 237–272 ms at 0.91–0.94×; 250 items
@@ -66,8 +66,8 @@ const SHORT_STAGE_ITEMS = YIELD_STAGE_ITEMS.several;
  * left a quiet account's request waiting for a busy stage to end and its lease to be handed back
  * (accepted → started p50 43–46 ms, p99 151–169 ms at a 100,000 backlog), and cut every busy stage
  * while it waited (drain 0.79–0.80× of yielding off). With a slot of its own it is claimed when its
- * NOTIFY arrives and runs beside the busy stages, as with one busy account (decision 017, "A slot
- * for short work"). Long accounts then take turns of a lease's budget among themselves.
+ * NOTIFY arrives and runs beside the busy stages, as with one busy account (decision 017, "Session
+ * 18"). Long accounts then take turns of a lease's budget among themselves.
  */
 const SHORT_LANE = 1;
 
@@ -98,7 +98,8 @@ export async function startWorker(deps: {
   const { metrics } = services;
   const inFlight = new Set<Promise<void>>();
   // The leases of accounts claimed as long work (how many of them may run at once: longSlots) and
-  // as short work.
+  // as short work. Counted before each lease's first stage asks for its limits, which inFlight,
+  // added to once runAccount has returned its promise, is not.
   let longInFlight = 0;
   let shortInFlight = 0;
   const longSlots =
