@@ -24,6 +24,27 @@ import type { RequestKind } from "./statuses.ts";
 
 export type IngestAck = IngestAccepted;
 
+/**
+ * The live records of the keys in `wanted` (JSON of `{a, e, k}`: account, endpoint, key); an
+ * expired one waits for its partition to be dropped. Oldest first, so a map keeps the newest should
+ * a key have two live records (retry.ts's bulk replay).
+ *
+ * One probe of the key's index per key, in every plan: each key drives a lateral subquery that
+ * `offset 0` keeps from being flattened into a join. As `(account_id, endpoint, key) in (select …)`
+ * the generic plan of this prepared statement, made while the day's partition was new and
+ * unanalysed, read every live key of every account and hashed the few wanted against them
+ * (store/state-loader.ts byKeys; decision 017, "Session 19").
+ */
+export function liveKeys(wanted: string): SQL {
+  return sql`select i.a, i.e, i.k, i.body_hash, i.response
+      from jsonb_to_recordset(${wanted}::jsonb) as x(a text, e text, k text)
+      cross join lateral (
+        select account_id as a, endpoint as e, key as k, body_hash, response, created_at from idempotency_keys
+         where account_id = x.a and endpoint = x.e and key = x.k and created_at >= now() - ${IDEMPOTENCY_WINDOW}
+        offset 0) i
+     order by i.created_at`;
+}
+
 /** A call whose access the storing statement decides: the call, and the statement that decides it. */
 export interface DeferredAccess {
   call: AccessCall;
@@ -201,15 +222,7 @@ export async function acceptBatch(database: Database, items: NewRequest[]): Prom
       k: string;
       body_hash: string;
       response: IngestAck;
-    }>(
-      // Live keys only (an expired one waits for its partition to be dropped); oldest first, so
-      // the map below keeps the newest should a key have two live records (retry.ts's bulk replay).
-      sql`select account_id as a, endpoint as e, key as k, body_hash, response from idempotency_keys
-           where (account_id, endpoint, key) in
-             (select x.a, x.e, x.k from jsonb_to_recordset(${wanted}::jsonb) as x(a text, e text, k text))
-             and created_at >= now() - ${IDEMPOTENCY_WINDOW}
-           order by created_at`,
-    );
+    }>(liveKeys(wanted));
     const byKey = new Map(existing.map((e) => [`${e.a}\u0001${e.e}\u0001${e.k}`, e]));
     for (const i of taken) {
       const r = items[i] as NewRequest;

@@ -4,11 +4,10 @@
 // each call (decision 017, "Session 19"). Here the tables are never analysed (as a new table, or
 // one that grew since its last analyse) and the plan is the generic one. PGlite, or PostgreSQL with
 // DATABASE_URL.
-
 import type { SQL } from "drizzle-orm";
-import { PgDialect } from "drizzle-orm/pg-core";
 import { beforeAll, expect, it } from "vitest";
 import { sql } from "../db/client.ts";
+import { genericPlan as planOf, indexReads as reads } from "../db/plan-test-support.ts";
 import type { Services } from "../services.ts";
 import { useFreshServices } from "../test-services.ts";
 import { byIdOrExternalId, byKeys, levelsByKey } from "./state-loader.ts";
@@ -20,48 +19,7 @@ useFreshServices((s) => {
 
 const account = "acc_loader";
 const ROWS = 5000;
-const dialect = new PgDialect();
-
-interface Plan {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Index Name"?: string;
-  "Index Cond"?: string;
-  Plans?: Plan[];
-}
-const nodes = (node: Plan): Plan[] => [node, ...(node.Plans ?? []).flatMap(nodes)];
-/**
- * How the plan reads `table`: each index it probes with the index condition, and any scan of the
- * table that no index condition drives. A bitmap heap scan is driven by its bitmap index scan.
- */
-function reads(plan: Plan, table: string): string[] {
-  return nodes(plan).flatMap((n) => {
-    if (n["Index Name"]?.startsWith(table)) return [`${n["Index Name"]}: ${n["Index Cond"]}`];
-    if (n["Relation Name"] === table && n["Node Type"] === "Seq Scan") return ["Seq Scan"];
-    return [];
-  });
-}
-
-/** The generic plan of `query` (its parameters unknown), as PREPARE and EXECUTE make it. */
-async function genericPlan(query: SQL): Promise<Plan> {
-  const { sql: text, params } = dialect.sqlToQuery(query);
-  const literals = params.map((p) => `'${String(p).replaceAll("'", "''")}'`).join(", ");
-  return await services.database.db.transaction(async (tx) => {
-    await tx.execute(sql.raw("set local plan_cache_mode = force_generic_plan"));
-    await tx.execute(sql.raw(`prepare loader_probe as ${text}`));
-    try {
-      const [row] = await services.database.rows<{ "QUERY PLAN": { Plan: Plan }[] }>(
-        sql.raw(`explain (format json) execute loader_probe(${literals})`),
-        tx,
-      );
-      const top = row?.["QUERY PLAN"][0];
-      if (!top) throw new Error("no plan");
-      return top.Plan;
-    } finally {
-      await tx.execute(sql.raw("deallocate loader_probe"));
-    }
-  });
-}
+const genericPlan = (query: SQL) => planOf(services.database, query);
 
 beforeAll(async () => {
   // Never analysed: autovacuum must not give the planner the account's real size mid-test.
