@@ -430,7 +430,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
       await database.rows(
         sql`update requests set status = 'pending', attempts = 0, started_at = null
              where account_id = ${accountId} and ${isOpen} and attempts = 1
-               and id = any(array(select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid))
+               and id in (select jsonb_array_elements_text(${JSON.stringify(ids)}::jsonb)::uuid)
                and exists (select 1 from request_queues q where q.account_id = ${accountId} and q.lease_owner = ${workerId})`,
       );
     },
