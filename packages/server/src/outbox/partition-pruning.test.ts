@@ -5,6 +5,7 @@
 import { DAY_MS } from "@oisr/contract";
 import { beforeAll, expect, it } from "vitest";
 import { sql } from "../db/client.ts";
+import { explain, scans } from "../db/plan-test-support.ts";
 import type { Services } from "../services.ts";
 import { idTime, newIdAt } from "../store/ids.ts";
 import { useFreshServices } from "../test-services.ts";
@@ -15,23 +16,7 @@ useFreshServices((s) => {
   services = s;
 });
 
-interface Plan {
-  "Node Type": string;
-  "Relation Name"?: string;
-  "Actual Rows"?: number;
-  "Actual Loops"?: number;
-  Plans?: Plan[];
-}
-const scans = (node: Plan): Plan[] => [
-  ...(node["Relation Name"] ? [node] : []),
-  ...(node.Plans ?? []).flatMap(scans),
-];
-async function plan(statement: ReturnType<typeof sql>): Promise<Plan> {
-  const [row] = await services.database.rows<{ "QUERY PLAN": { Plan: Plan }[] }>(statement);
-  const top = row?.["QUERY PLAN"][0];
-  if (!top) throw new Error("no plan");
-  return top.Plan;
-}
+const plan = (statement: ReturnType<typeof sql>) => explain(services.database, statement);
 const partitionOf = async (table: "events" | "webhook_deliveries", id: string) =>
   (
     await services.database.rows<{ p: string }>(

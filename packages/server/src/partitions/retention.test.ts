@@ -4,6 +4,7 @@
 import { DAY_MS } from "@oisr/contract";
 import { beforeEach, expect, it } from "vitest";
 import { sql } from "../db/client.ts";
+import { explain, scans } from "../db/plan-test-support.ts";
 import type { Services } from "../services.ts";
 import { enqueueRequests, insertRequestAt, useFreshServices } from "../test-services.ts";
 import { aheadMs, partitionIntervalMs } from "./plan.ts";
@@ -112,28 +113,19 @@ it("finds a request by id in one partition, and reads one row a partition at mos
   const ids = await enqueueRequests(services, a, ORDER, ORDER, ORDER, ORDER, ORDER, ORDER);
   expect(await partitionOf(yesterday)).not.toBe(await partitionOf(ids[0] as string));
 
-  type Plan = { Plan: Node };
-  type Node = { "Relation Name"?: string; "Actual Rows"?: number; Plans?: Node[] };
-  const scans = (node: Node): Node[] => [
-    ...(node["Relation Name"] ? [node] : []),
-    ...(node.Plans ?? []).flatMap(scans),
-  ];
-  const [byId] = await services.database.rows<{ "QUERY PLAN": Plan[] }>(
+  const byId = await explain(
+    services.database,
     sql`explain (format json) select * from requests where account_id = ${a} and id = ${yesterday}`,
   );
-  const planOf = (row: { "QUERY PLAN": Plan[] } | undefined) => {
-    const plan = row?.["QUERY PLAN"][0];
-    if (!plan) throw new Error("no plan");
-    return plan.Plan;
-  };
-  const touched = scans(planOf(byId)).map((n) => n["Relation Name"]);
+  const touched = scans(byId).map((n) => n["Relation Name"]);
   expect(touched).toEqual([await partitionOf(yesterday)]);
 
   // The list's first page (records.ts list): newest five of 27 rows in two partitions.
-  const [page] = await services.database.rows<{ "QUERY PLAN": Plan[] }>(
+  const page = await explain(
+    services.database,
     sql`explain (analyze, format json) select id from requests where account_id = ${a} order by seq desc limit 5`,
   );
-  const read = scans(planOf(page));
+  const read = scans(page);
   const rowsRead = read.reduce((sum, n) => sum + (n["Actual Rows"] ?? 0), 0);
   expect(rowsRead).toBeLessThanOrEqual(5 + read.length);
   expect(rowsRead).toBeLessThan(27);
