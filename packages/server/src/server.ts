@@ -6,6 +6,7 @@ import type { Express } from "express";
 import type { Logger } from "pino";
 import { createApp, createMetricsApp } from "./app.ts";
 import type { Config } from "./config.ts";
+import { startEmbeddedVacuum } from "./db/embedded-vacuum.ts";
 import { createLogger } from "./logger.ts";
 import { startRetention } from "./partitions/loop.ts";
 import { openServices, type Services } from "./services.ts";
@@ -84,6 +85,9 @@ export async function startServer(config: Config, options: { logger?: Logger } =
     },
   });
   stops.push(() => retention.stop());
+  // PGlite only: it has no autovacuum (db/embedded-vacuum.ts).
+  const vacuum = await startEmbeddedVacuum({ database: services.database, logger });
+  stops.push(() => vacuum.stop());
   if (config.role !== "api") {
     const worker = await startWorker({ config, logger, services });
     stops.push(() => worker.stop());
