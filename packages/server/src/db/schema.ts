@@ -121,7 +121,6 @@ export const requests = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.accountId, t.id] }),
-    index("requests_seq_idx").on(t.seq),
     // The bulk retry's selection: an account's final, not yet retried requests by acceptance time.
     // Partial, so it holds only the few requests that failed or died.
     index("requests_retryable_idx")
@@ -132,7 +131,6 @@ export const requests = pgTable(
     index("requests_open_idx")
       .on(t.accountId, t.seq)
       .where(sql`status in (${sqlList(OPEN_STATUSES)})`),
-    index("requests_accepted_idx").on(t.acceptedAt),
     check("requests_status_check", sql`status in (${sqlList(REQUEST_STATUSES)})`),
     check("requests_kind_check", sql`kind in (${sqlList(REQUEST_KINDS)})`),
   ],
