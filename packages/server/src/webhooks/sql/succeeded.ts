@@ -6,7 +6,7 @@
 // and resets the failure streak of subscriptions that had one. A failed attempt still goes
 // through record(): it schedules a retry, may pause or disable the subscription.
 import { type AttemptResult, recordedStatus } from "@oisr/contract";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import type { Database } from "../../db/client.ts";
 
 export interface Succeeded {
@@ -14,6 +14,36 @@ export interface Succeeded {
   result: AttemptResult & { ok: true };
   at: Date;
 }
+
+/**
+ * The statement that marks the attempts in `rows` (JSON, as recordSucceeded makes it) succeeded.
+ * The batch is a JSON list, which PostgreSQL always estimates at 100 rows, so the plan hashes it and
+ * reads the attempts leased now (the partial index of leased attempts) rather than probing each by
+ * its key: at most the attempts claimed and not yet recorded, never the pending backlog
+ * (succeeded.test.ts).
+ */
+export const recordStatement = (workerId: string, rows: string): SQL =>
+  sql`with done as (
+            select r.a as account_id, r.i as id, r.at as attempted_at, r.st as response_status,
+                   r.ct as content_type, r.b as body, r.ms as duration_ms
+              from jsonb_to_recordset(${rows}::jsonb) as r(a text, i text, at timestamptz, st int, ct text, b text, ms int)
+          ), recorded as (
+            update webhook_deliveries d
+               set status = 'succeeded', error = null, next_attempt_at = null, lease_owner = null, lease_until = null,
+                   attempted_at = done.attempted_at, response_status = done.response_status,
+                   response_content_type = done.content_type, response_body = done.body,
+                   retry_after_seconds = null, duration_ms = done.duration_ms
+              from done
+             where d.account_id = done.account_id and d.id = done.id and d.created_at = oisr_ulid_time(done.id)
+               and d.status = 'pending' and d.lease_owner = ${workerId}
+            returning d.account_id, d.subscription_id, d.id
+          ), streaks as (
+            update webhook_subscriptions s set consecutive_failures = 0, failing_since = null
+              from (select distinct account_id, subscription_id from recorded) r
+             where s.account_id = r.account_id and s.id = r.subscription_id
+               and (s.consecutive_failures <> 0 or s.failing_since is not null)
+          )
+          select id from recorded`;
 
 /** Ids of the attempts recorded; an attempt missing from it lost its lease (another dispatcher makes it). */
 export async function recordSucceeded(
@@ -46,30 +76,7 @@ export async function recordSucceeded(
            order by account_id, id for update`,
       tx,
     );
-    const recorded = await database.rows<{ id: string }>(
-      sql`with done as (
-            select r.a as account_id, r.i as id, r.at as attempted_at, r.st as response_status,
-                   r.ct as content_type, r.b as body, r.ms as duration_ms
-              from jsonb_to_recordset(${rows}::jsonb) as r(a text, i text, at timestamptz, st int, ct text, b text, ms int)
-          ), recorded as (
-            update webhook_deliveries d
-               set status = 'succeeded', error = null, next_attempt_at = null, lease_owner = null, lease_until = null,
-                   attempted_at = done.attempted_at, response_status = done.response_status,
-                   response_content_type = done.content_type, response_body = done.body,
-                   retry_after_seconds = null, duration_ms = done.duration_ms
-              from done
-             where d.account_id = done.account_id and d.id = done.id and d.created_at = oisr_ulid_time(done.id)
-               and d.status = 'pending' and d.lease_owner = ${workerId}
-            returning d.account_id, d.subscription_id, d.id
-          ), streaks as (
-            update webhook_subscriptions s set consecutive_failures = 0, failing_since = null
-              from (select distinct account_id, subscription_id from recorded) r
-             where s.account_id = r.account_id and s.id = r.subscription_id
-               and (s.consecutive_failures <> 0 or s.failing_since is not null)
-          )
-          select id from recorded`,
-      tx,
-    );
+    const recorded = await database.rows<{ id: string }>(recordStatement(workerId, rows), tx);
     return new Set(recorded.map((r) => r.id));
   });
 }
