@@ -30,11 +30,12 @@ interface Due {
 
 /**
  * The tables autovacuum would process now, oldest transaction age first, then most dead rows:
- * dead rows over `threshold + scale factor × rows`, rows inserted since the last vacuum over the
- * insert threshold (insert-only tables need freezing and visibility too), transaction or multixact
- * age over the freeze limits (a vacuum then), or rows changed since the last analyse over the
- * analyse threshold (an ANALYZE alone). System catalogs included: the partitions made and dropped
- * every day (decision 020) churn them. TOAST tables go with their table.
+ * dead rows over `threshold + scale factor × rows`; rows inserted since the last vacuum over the
+ * insert threshold (insert-only tables need freezing and the visibility map too; -1 turns the rule
+ * off, as for autovacuum); transaction or multixact age over the freeze limits (each a vacuum); or
+ * rows changed since the last analyse over the analyse threshold (an ANALYZE alone). System
+ * catalogs included, since the partitions made and dropped every day (decision 020) churn them;
+ * pg_statistic is not analysed, as autovacuum does not. TOAST tables go with their table.
  */
 const DUE: SQL = sql`
   with s as (
@@ -50,7 +51,7 @@ const DUE: SQL = sql`
     select format('%I.%I', n.nspname, c.relname) as name, greatest(c.reltuples, 0) as n,
            age(c.relfrozenxid) as xid_age, mxid_age(c.relminmxid) as mxid_age,
            coalesce(st.n_dead_tup, 0) as dead, coalesce(st.n_ins_since_vacuum, 0) as inserted,
-           coalesce(st.n_mod_since_analyze, 0) as changed, n.nspname = 'pg_catalog' as catalog
+           coalesce(st.n_mod_since_analyze, 0) as changed, c.oid = 'pg_catalog.pg_statistic'::regclass as statistics
       from pg_class c
       join pg_namespace n on n.oid = c.relnamespace
       left join pg_stat_all_tables st on st.relid = c.oid
@@ -59,11 +60,11 @@ const DUE: SQL = sql`
   )
   select t.name,
          t.xid_age > s.fx or t.mxid_age > s.mx or t.dead > s.vt + s.vs * t.n
-           or (t.inserted > s.it + s."is" * t.n and t.inserted > 0) as vacuum
+           or (s.it >= 0 and t.inserted > s.it + s."is" * t.n) as vacuum
     from t, s
    where t.xid_age > s.fx or t.mxid_age > s.mx or t.dead > s.vt + s.vs * t.n
-      or (t.inserted > s.it + s."is" * t.n and t.inserted > 0)
-      or (not t.catalog and t.changed > s.at + s."as" * t.n)
+      or (s.it >= 0 and t.inserted > s.it + s."is" * t.n)
+      or (not t.statistics and t.changed > s.at + s."as" * t.n)
    order by greatest(t.xid_age / s.fx, t.mxid_age / s.mx) desc, t.dead desc, t.name`;
 
 /** One pass: every due table, one statement each (VACUUM cannot run inside a transaction block). */
