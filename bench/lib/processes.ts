@@ -16,7 +16,8 @@ async function benchDatabase(template?: string): Promise<{ url: string; drop(): 
   // with no WAL behind it, and the checkpoint its own writes bring falls at the same point of every
   // run. Through the WAL, a 100,000-request backlog's copy brought a checkpoint (and full-page
   // images of every page first changed after it) somewhere inside the drain that followed.
-  const from = template === undefined ? "" : ` template ${new URL(template).pathname.slice(1)} strategy file_copy`;
+  const from =
+    template === undefined ? "" : ` template ${new URL(template).pathname.slice(1)} strategy file_copy`;
   await admin.unsafe(`create database ${name}${from}`);
   await admin.end();
   const url = new URL(ADMIN_URL);
