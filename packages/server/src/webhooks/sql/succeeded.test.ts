@@ -4,7 +4,7 @@
 // PostgreSQL when DATABASE_URL is set.
 import { sql, TransactionRollbackError } from "drizzle-orm";
 import { beforeAll, expect, it } from "vitest";
-import type { Database } from "../../db/client.ts";
+import type { Database, Tx } from "../../db/client.ts";
 import { useFreshDatabase } from "../test-support.ts";
 import { recordStatement, recordSucceeded, type Succeeded } from "./succeeded.ts";
 
@@ -99,7 +99,7 @@ it.each([
     // Rows of webhook_deliveries' partitions read by the statement (sequential scans' rows, index
     // scans' heap fetches): this backend's counters before and after it, in a transaction then rolled
     // back. (The counters may also hold earlier transactions' counts not yet sent: hence the difference.)
-    const readSoFar = async (tx: Parameters<Parameters<Database["db"]["transaction"]>[0]>[0]) => {
+    const readSoFar = async (tx: Tx) => {
       const [counts] = await database.rows<{ n: string }>(
         sql`select coalesce(sum(coalesce(seq_tup_read, 0) + coalesce(idx_tup_fetch, 0)), 0) as n
             from pg_stat_xact_user_tables where relname like 'webhook_deliveries%'`,
