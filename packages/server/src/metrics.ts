@@ -199,6 +199,32 @@ export function createMetrics(sources: GaugeSources) {
       }),
       PARTITIONED_TABLES.map((table) => ({ table })),
     ),
+    // The embedded database's vacuum passes (decision 027): PGlite only, one process.
+    embeddedVacuumTables: zeroed(
+      new Counter({
+        name: "oisr_embedded_vacuum_tables_total",
+        help: "Tables the embedded database's vacuum passes processed, by action (vacuum: VACUUM (ANALYZE); analyze: ANALYZE alone). PGlite only: PostgreSQL's autovacuum does this there.",
+        labelNames: ["action"] as const,
+        registers,
+      }),
+      [{ action: "vacuum" }, { action: "analyze" }],
+    ),
+    embeddedVacuumSeconds: zeroed(
+      new Counter({
+        name: "oisr_embedded_vacuum_seconds_total",
+        help: "Time the embedded database's vacuum passes took. PGlite runs in the server's thread, so this is time calls waited behind them.",
+        registers,
+      }),
+      [{}],
+    ),
+    embeddedVacuumFailures: zeroed(
+      new Counter({
+        name: "oisr_embedded_vacuum_failures_total",
+        help: "Embedded vacuum passes that failed (logged as 'embedded vacuum pass failed'); the next pass tries again.",
+        registers,
+      }),
+      [{}],
+    ),
     webhookDeliveries: zeroed(
       new Counter({
         name: "oisr_webhook_delivery_attempts_total",

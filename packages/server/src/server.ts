@@ -86,7 +86,16 @@ export async function startServer(config: Config, options: { logger?: Logger } =
   });
   stops.push(() => retention.stop());
   // PGlite only: it has no autovacuum (db/embedded-vacuum.ts).
-  const vacuum = await startEmbeddedVacuum({ database: services.database, logger });
+  const vacuum = await startEmbeddedVacuum({
+    database: services.database,
+    logger,
+    onPass: (pass) => {
+      services.metrics.embeddedVacuumTables.inc({ action: "vacuum" }, pass.vacuumed.length);
+      services.metrics.embeddedVacuumTables.inc({ action: "analyze" }, pass.analyzed.length);
+      services.metrics.embeddedVacuumSeconds.inc(pass.ms / 1000);
+    },
+    onFailure: () => services.metrics.embeddedVacuumFailures.inc(),
+  });
   stops.push(() => vacuum.stop());
   if (config.role !== "api") {
     const worker = await startWorker({ config, logger, services });

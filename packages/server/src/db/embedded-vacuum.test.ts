@@ -75,6 +75,24 @@ it("vacuums an insert-only table past the insert threshold, and analyses a chang
   expect(await stats("accounts")).toMatchObject({ changed: 0, dead: 300 });
 });
 
+it("runs a pass every interval, reports it, and stops", async () => {
+  await database.once(sql`update accounts set name = name || '!' where id like 'acc_ins_%'`);
+  const passes: string[][] = [];
+  const loop = await startEmbeddedVacuum({
+    database,
+    logger: pino({ level: "silent" }),
+    everyMs: 20,
+    onPass: (pass) => passes.push(pass.vacuumed),
+  });
+  await expect.poll(() => passes.length, { timeout: 5000 }).toBeGreaterThanOrEqual(2);
+  await loop.stop();
+  expect(passes[0]).toContain("public.accounts");
+  expect(passes.slice(1).flat()).not.toContain("public.accounts");
+  const seen = passes.length;
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  expect(passes.length).toBe(seen);
+});
+
 it("is not started on PostgreSQL, whose autovacuum does the same", async () => {
   const calls: string[] = [];
   const postgres: Database = {

@@ -93,12 +93,18 @@ export async function startEmbeddedVacuum(options: {
   database: Database;
   logger: Logger;
   onPass?: (pass: EmbeddedVacuumPass) => void;
+  onFailure?: () => void;
+  /** Time between passes; `autovacuum_naptime` when not given. */
+  everyMs?: number;
 }): Promise<EmbeddedVacuumLoop> {
   const { database, logger } = options;
   if (database.driver !== "pglite") return { stop: async () => {} };
-  const [naptime] = await database.once<{ s: number }>(
-    sql`select extract(epoch from current_setting('autovacuum_naptime')::interval)::float8 as s`,
-  );
+  const [naptime] =
+    options.everyMs === undefined
+      ? await database.once<{ s: number }>(
+          sql`select extract(epoch from current_setting('autovacuum_naptime')::interval)::float8 as s`,
+        )
+      : [{ s: options.everyMs / 1000 }];
   let running: Promise<void> | undefined;
   const tick = () => {
     if (running) return;
@@ -108,12 +114,15 @@ export async function startEmbeddedVacuum(options: {
         if (pass.vacuumed.length + pass.analyzed.length > 0)
           logger.info({ vacuum: pass }, "embedded vacuum pass");
       })
-      .catch((err: unknown) => logger.warn({ err }, "embedded vacuum pass failed"))
+      .catch((err: unknown) => {
+        options.onFailure?.();
+        logger.warn({ err }, "embedded vacuum pass failed");
+      })
       .finally(() => {
         running = undefined;
       });
   };
-  const timer = setInterval(tick, Math.max(1, naptime?.s ?? 60) * 1000);
+  const timer = setInterval(tick, Math.max(0.01, naptime?.s ?? 60) * 1000);
   timer.unref();
   return {
     async stop() {
