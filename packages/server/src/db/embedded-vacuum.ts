@@ -13,6 +13,7 @@
 // server's autovacuum does this, and the loop is not started.
 import { type SQL, sql } from "drizzle-orm";
 import type { Logger } from "pino";
+import { type Periodic, startPeriodic } from "../periodic.ts";
 import type { Database } from "./database.ts";
 
 export interface EmbeddedVacuumPass {
@@ -84,10 +85,6 @@ export async function runEmbeddedVacuumPass(database: Database): Promise<Embedde
   return pass;
 }
 
-export interface EmbeddedVacuumLoop {
-  stop(): Promise<void>;
-}
-
 /** Runs a pass every `autovacuum_naptime` on PGlite; on PostgreSQL nothing (its autovacuum does it). */
 export async function startEmbeddedVacuum(options: {
   database: Database;
@@ -96,19 +93,12 @@ export async function startEmbeddedVacuum(options: {
   onFailure?: () => void;
   /** Time between passes; `autovacuum_naptime` when not given. */
   everyMs?: number;
-}): Promise<EmbeddedVacuumLoop> {
+}): Promise<Periodic> {
   const { database, logger } = options;
   if (database.driver !== "pglite") return { stop: async () => {} };
-  const [naptime] =
-    options.everyMs === undefined
-      ? await database.once<{ s: number }>(
-          sql`select extract(epoch from current_setting('autovacuum_naptime')::interval)::float8 as s`,
-        )
-      : [{ s: options.everyMs / 1000 }];
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = runEmbeddedVacuumPass(database)
+  const everyMs = options.everyMs ?? (await naptimeMs(database));
+  return startPeriodic(everyMs, () =>
+    runEmbeddedVacuumPass(database)
       .then((pass) => {
         options.onPass?.(pass);
         if (pass.vacuumed.length + pass.analyzed.length > 0)
@@ -117,17 +107,13 @@ export async function startEmbeddedVacuum(options: {
       .catch((err: unknown) => {
         options.onFailure?.();
         logger.warn({ err }, "embedded vacuum pass failed");
-      })
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, Math.max(0.01, naptime?.s ?? 60) * 1000);
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+      }),
+  );
+}
+
+async function naptimeMs(database: Database): Promise<number> {
+  const [row] = await database.once<{ ms: number }>(
+    sql`select extract(epoch from current_setting('autovacuum_naptime')::interval)::float8 * 1000 as ms`,
+  );
+  return Number(row?.ms ?? 60_000);
 }

@@ -3,12 +3,11 @@
 // lock in retention.ts); the rest skip it at the cost of one statement.
 import type { Logger } from "pino";
 import type { Database } from "../db/database.ts";
+import { type Periodic, startPeriodic } from "../periodic.ts";
 import { partitionIntervalMs, passEveryMs } from "./plan.ts";
 import { type RetentionPass, runRetentionPass } from "./retention.ts";
 
-export interface RetentionLoop {
-  stop(): Promise<void>;
-}
+export type RetentionLoop = Periodic;
 
 export function startRetention(options: {
   database: Database;
@@ -17,10 +16,8 @@ export function startRetention(options: {
   onPass?: (pass: RetentionPass) => void;
 }): RetentionLoop {
   const { database, retentionDays, logger } = options;
-  let running: Promise<void> | undefined;
-  const tick = () => {
-    if (running) return;
-    running = runRetentionPass(database, { retentionDays })
+  return startPeriodic(passEveryMs(partitionIntervalMs(retentionDays)), () =>
+    runRetentionPass(database, { retentionDays })
       .then((pass) => {
         options.onPass?.(pass);
         const changed = Object.values(pass.tables).some(
@@ -28,17 +25,6 @@ export function startRetention(options: {
         );
         if (changed) logger.info({ retention: pass }, "retention pass");
       })
-      .catch((err: unknown) => logger.warn({ err }, "retention pass failed"))
-      .finally(() => {
-        running = undefined;
-      });
-  };
-  const timer = setInterval(tick, passEveryMs(partitionIntervalMs(retentionDays)));
-  timer.unref();
-  return {
-    async stop() {
-      clearInterval(timer);
-      await running;
-    },
-  };
+      .catch((err: unknown) => logger.warn({ err }, "retention pass failed")),
+  );
 }
