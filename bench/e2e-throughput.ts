@@ -12,9 +12,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ulid } from "ulidx";
 import { meterText } from "./lib/cpu.ts";
-import { runE2e, statusText } from "./lib/e2e.ts";
+import { runE2e, runE2eBaseline, statusText } from "./lib/e2e.ts";
 import { activityText } from "./lib/pg-activity.ts";
-import { createAccount, freshDatabase, NO_RATE_LIMITS, ROOT, runJson, startOisr } from "./lib/processes.ts";
+import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
 import { PROFILE_DIR, profileEnv, profileEnvIn, summarizeProfiles } from "./lib/profile.ts";
 import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
 
@@ -55,22 +55,7 @@ async function oisrRun(accounts: number, requests = REQUESTS, sample = false) {
   }
 }
 
-async function baselineRun() {
-  const db = await freshDatabase();
-  try {
-    const out = await runJson(`${ROOT}bench/baselines/bulk-orders.ts`, [], {
-      DATABASE_URL: db.url,
-      BASELINE_BATCHES: String(REQUESTS),
-      BASELINE_BATCH_SIZE: String(ORDERS),
-    });
-    const ms = out.ms as number;
-    return { ms, rows: out.rows as number, ordersPerSec: (REQUESTS * ORDERS) / (ms / 1000) };
-  } finally {
-    await db.drop();
-  }
-}
-
-const baseline = await baselineRun();
+const baseline = await runE2eBaseline(REQUESTS, ORDERS);
 const one = await oisrRun(1);
 const four = await oisrRun(4);
 

@@ -3,6 +3,7 @@
 import postgres from "postgres";
 import { api } from "./client.ts";
 import { runMeter } from "./cpu.ts";
+import { freshDatabase, ROOT, runJson } from "./processes.ts";
 import { order } from "./fixtures.ts";
 import { type ActivitySampler, sampleActivity } from "./pg-activity.ts";
 import { monotonicUs } from "./profile.ts";
@@ -172,3 +173,19 @@ export const statusText = (s: Record<string, number>) =>
   Object.entries(s)
     .map(([k, v]) => `${v} ${k}`)
     .join(", ") || "none";
+
+/** The baseline: a plain postgres.js script inserting `requests` batches of `orders` rows into a table shaped like `orders`. */
+export async function runE2eBaseline(requests: number, orders: number) {
+  const db = await freshDatabase();
+  try {
+    const out = await runJson(`${ROOT}bench/baselines/bulk-orders.ts`, [], {
+      DATABASE_URL: db.url,
+      BASELINE_BATCHES: String(requests),
+      BASELINE_BATCH_SIZE: String(orders),
+    });
+    const ms = out.ms as number;
+    return { ms, rows: out.rows as number, ordersPerSec: (requests * orders) / (ms / 1000) };
+  } finally {
+    await db.drop();
+  }
+}
