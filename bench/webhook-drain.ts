@@ -16,8 +16,9 @@
 //                               history spread over them: the claim's cost in the number of partitions
 //   BENCH_WEBHOOK_BASELINE_MAIN=<another build's packages/server/dist/main.mjs>   same-run A/B: each
 //                               case is filled once, and each build drains its own copy of it, the
-//                               order alternating from case to case; indexes the baseline's
-//                               migrations do not make are dropped from its copy
+//                               order alternating from case to case
+//   BENCH_WEBHOOK_BASELINE_SQL="<statements>;…"   run on the baseline's copy first: the schema its
+//                               migrations make where they differ from this tree's
 import { randomBytes } from "node:crypto";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -35,8 +36,17 @@ const HISTORY_DAYS = 30;
 const WINDOW_S = Number(process.env.BENCH_WEBHOOK_WINDOW_S ?? 40);
 const PARTITION_MINUTES = Number(process.env.BENCH_WEBHOOK_PARTITION_MINUTES ?? 0);
 const BASELINE_MAIN = process.env.BENCH_WEBHOOK_BASELINE_MAIN;
-/** Indexes of this tree's migrations that the baseline's do not make (dropped from the baseline's copy). */
-const NEWER_INDEXES = ["webhook_deliveries_pending_created_idx"];
+/**
+ * Statements run on the baseline's copy (`;`-separated) to give it the schema its own migrations
+ * make, where they differ from this tree's: each case is filled once, with this tree's migrations.
+ * Migration 0021 against the build before it: BENCH_WEBHOOK_BASELINE_SQL="create index
+ * webhook_deliveries_event_idx on webhook_deliveries (account_id, event_id); create index
+ * webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at) where status = 'pending'"
+ */
+const BASELINE_SQL = (process.env.BENCH_WEBHOOK_BASELINE_SQL ?? "")
+  .split(";")
+  .map((s) => s.trim())
+  .filter((s) => s !== "");
 /**
  * The CLI's start makes the partitions around now sized by its retention, and the fill's are then
  * skipped where those cover: with minute partitions it runs with a retention that makes minute ones.
@@ -154,6 +164,7 @@ async function measure(
   const load = loadavg()[0] ?? 0;
   try {
     const meter = await runMeter(url, { worker: worker.child.pid ?? 0 });
+    const wal = await walMeter(url);
     const t0 = performance.now();
     for (;;) {
       await new Promise((r) => setTimeout(r, 100));
@@ -163,6 +174,7 @@ async function measure(
       if (c.hits === 0 && performance.now() - t0 > 60_000) throw new Error("no delivery in 60 s");
     }
     const cpu = await meter();
+    const walBytes = await wal();
     const c = hook.counts();
     const seconds = (c.lastMs - c.firstMs) / 1000;
     const rate = (c.hits - 1) / seconds;
@@ -171,13 +183,49 @@ async function measure(
       worker: ((cpu.cores.worker ?? 0) / rate) * 1000,
       postgres: (cpu.postgres / rate) * 1000,
     };
-    return { rate, hits: c.hits, seconds, load, perDelivery, cpu: meterText(cpu) };
+    // The cluster's WAL, so other work on this PostgreSQL would count in it: the fill is done and
+    // checkpointed (cloneDatabase), and nothing else of this benchmark writes meanwhile.
+    return { rate, hits: c.hits, seconds, load, perDelivery, walPerDelivery: walBytes / c.hits, cpu: meterText(cpu) };
   } finally {
     await worker.stop();
   }
 }
 
-type Drained = Awaited<ReturnType<typeof measure>> & { partitions: number };
+/**
+ * Index scans of webhook_deliveries' indexes on this database so far, by the parent index (each
+ * partition has its own copy): which of them the dispatcher's plans read.
+ */
+async function indexScans(url: string): Promise<string> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const rows = await sql<{ name: string; scans: string }[]>`
+      select p.relname as name, sum(s.idx_scan)::bigint::text as scans
+        from pg_stat_user_indexes s
+        join pg_inherits i on i.inhrelid = s.indexrelid
+        join pg_class p on p.oid = i.inhparent
+       where s.relname like 'webhook_deliveries%'
+       group by p.relname order by p.relname`;
+    return rows.map((r) => `${r.name.replace("webhook_deliveries_", "")} ${fmt(Number(r.scans))}`).join(", ");
+  } finally {
+    await sql.end();
+  }
+}
+
+/** WAL bytes written by the cluster from now until the returned function is called. */
+async function walMeter(url: string) {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const [start] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+  return async () => {
+    try {
+      const [row] = await sql<{ bytes: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${start?.lsn ?? "0/0"}::pg_lsn) as bytes`;
+      return Number(row?.bytes ?? Number.NaN);
+    } finally {
+      await sql.end();
+    }
+  };
+}
+
+type Drained = Awaited<ReturnType<typeof measure>> & { partitions: number; scans: string };
 
 /** Fills one database for the case; this build (and the baseline, in alternating order) drains a copy each. */
 async function drain(
@@ -201,10 +249,11 @@ async function drain(
       try {
         if (main !== undefined) {
           const c = postgres(copy.url, { max: 1, onnotice: () => {} });
-          for (const index of NEWER_INDEXES) await c.unsafe(`drop index if exists ${index}`);
+          for (const statement of BASELINE_SQL) await c.unsafe(statement);
           await c.end();
         }
-        return { ...(await measure(copy.url, hook, backlog, main)), partitions };
+        const measured = await measure(copy.url, hook, backlog, main);
+        return { ...measured, partitions, scans: await indexScans(copy.url) };
       } finally {
         await copy.drop();
       }
@@ -246,13 +295,13 @@ const cases = [
 ];
 const rates: number[] = [];
 const describe = (r: Drained) =>
-  `${fmt(r.hits)} in ${r.seconds.toFixed(1)} s; CPU per delivery: PostgreSQL ${r.perDelivery.postgres.toFixed(1)} ms, worker ${r.perDelivery.worker.toFixed(1)} ms; load ${r.load.toFixed(1)}`;
+  `${fmt(r.hits)} in ${r.seconds.toFixed(1)} s; CPU per delivery: PostgreSQL ${r.perDelivery.postgres.toFixed(1)} ms, worker ${r.perDelivery.worker.toFixed(1)} ms; WAL per delivery ${fmt(r.walPerDelivery)} B; load ${r.load.toFixed(1)}`;
 for (const [i, c] of cases.entries()) {
   const { current: r, baseline: b } = await drain(c.backlog, c.history, i % 2 === 1);
   rates.push(r.rate);
   const name = `${SUBSCRIPTIONS} subscriptions, ${fmt(c.backlog)} pending, ${fmt(c.history)} delivered (${r.partitions} partitions)`;
   rows.push({ figure: `${name}: deliveries/s`, value: fmt(r.rate), baseline: describe(r) });
-  notes.push(`${fmt(c.backlog)}/${fmt(c.history)}: ${r.cpu}`);
+  notes.push(`${fmt(c.backlog)}/${fmt(c.history)}: ${r.cpu}; index scans: ${r.scans}`);
   if (b !== undefined) {
     rows.push({
       figure: `  the baseline build (${i % 2 === 1 ? "ran first" : "ran second"}): deliveries/s`,
@@ -260,7 +309,7 @@ for (const [i, c] of cases.entries()) {
       ratio: ratio(r.rate, b.rate),
       baseline: describe(b),
     });
-    notes.push(`${fmt(c.backlog)}/${fmt(c.history)}, baseline: ${b.cpu}`);
+    notes.push(`${fmt(c.backlog)}/${fmt(c.history)}, baseline: ${b.cpu}; index scans: ${b.scans}`);
   }
 }
 const small = rates[0] ?? 0;

@@ -86,9 +86,6 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_attempt_idx").on(t.accountId, t.subscriptionId, t.eventId, t.round, t.attempt),
     // GET …/deliveries (newest first) and the per-subscription in-flight count.
     index("webhook_deliveries_subscription_idx").on(t.accountId, t.subscriptionId, t.id),
-    // An event's attempts.
-    index("webhook_deliveries_event_idx").on(t.accountId, t.eventId),
-    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`status = 'pending'`),
     // The claim's per-subscription probes (webhooks/sql/claim.ts, migration 0016): the oldest due
     // attempt of a subscription, and its leases, without reading its backlog or its history.
     index("webhook_deliveries_pending_idx")
