@@ -2,7 +2,8 @@
 // (distinct external_ids), submitted as fast as the API takes them, timed from the first submit
 // until all are `succeeded`; against a plain postgres.js script inserting the same 100k rows in
 // batches of 1,000 into a table shaped like `orders`, in the same run.
-//   node bench/e2e-throughput.ts      (BENCH_E2E_REQUESTS=100, BENCH_PROFILE=<dir> for CPU profiles,
+//   node bench/e2e-throughput.ts      (BENCH_E2E_REQUESTS=100, BENCH_E2E_ROUNDS=3 one-account rounds,
+//                                      BENCH_PROFILE=<dir> for CPU profiles,
 //                                      BENCH_E2E_POLL=db to watch for completion in the database
 //                                      instead of polling GET /requests, which loads the server)
 // One account is the realistic case (per-account FIFO: one request at a time); four accounts of
@@ -19,6 +20,7 @@ import { PROFILE_DIR, profileEnv, profileEnvIn, summarizeProfiles } from "./lib/
 import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
 
 const REQUESTS = Number(process.env.BENCH_E2E_REQUESTS ?? 100);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_E2E_ROUNDS ?? 3));
 const ORDERS = 1000;
 const DIAGNOSIS_REQUESTS = 20;
 const DIAGNOSIS_DIR = mkdtempSync(join(tmpdir(), "oisr-e2e-prof-"));
@@ -55,8 +57,27 @@ async function oisrRun(accounts: number, requests = REQUESTS, sample = false) {
   }
 }
 
-const baseline = await runE2eBaseline(REQUESTS, ORDERS);
-const one = await oisrRun(1);
+// The one-account figure is the goal: ROUNDS pairs of the baseline and OISR, the first of each pair
+// alternating, judged by the median of the per-round ratios (the baseline alone swung 9,400-12,900
+// orders/s between runs a minute apart in session 21). The detailed rows are the median round's.
+const rounds: {
+  baseline: Awaited<ReturnType<typeof runE2eBaseline>>;
+  one: Awaited<ReturnType<typeof oisrRun>>;
+}[] = [];
+for (let r = 0; r < ROUNDS; r++) {
+  if (r % 2 === 0) {
+    const b = await runE2eBaseline(REQUESTS, ORDERS);
+    rounds.push({ baseline: b, one: await oisrRun(1) });
+  } else {
+    const o = await oisrRun(1);
+    rounds.push({ baseline: await runE2eBaseline(REQUESTS, ORDERS), one: o });
+  }
+}
+const roundRatio = (x: (typeof rounds)[number]) => x.one.ordersPerSec / x.baseline.ordersPerSec;
+const median = [...rounds].sort((a, b) => roundRatio(a) - roundRatio(b))[
+  Math.floor((ROUNDS - 1) / 2)
+] as (typeof rounds)[number];
+const { baseline, one } = median;
 const four = await oisrRun(4);
 
 const apply = (r: typeof one) =>
@@ -68,10 +89,10 @@ printTable(
   `End-to-end throughput: ${REQUESTS} requests × ${fmt(ORDERS)} orders, submit → all succeeded (PostgreSQL, one process, role all)`,
   [
     {
-      figure: "OISR, 1 account (per-account FIFO), orders/s",
+      figure: "OISR, 1 account (per-account FIFO), orders/s (the median round)",
       value: fmt(one.ordersPerSec),
       baseline: `${fmt(baseline.ordersPerSec)} (postgres.js, ${REQUESTS} INSERTs of ${fmt(ORDERS)} rows)`,
-      ratio: ratio(one.ordersPerSec, baseline.ordersPerSec),
+      ratio: `${ratio(one.ordersPerSec, baseline.ordersPerSec)} (median of rounds: ${rounds.map((x) => roundRatio(x).toFixed(2)).join(", ")})`,
       goal: "≥ 0.85×",
     },
     {
