@@ -65,10 +65,16 @@ for (let round = 0; round < ROUNDS; round++) {
   }
   for (const [name] of mains)
     (ratios[name] as number[]).push((got[name] as Run).ordersPerSec / (got.baseline as Run).ordersPerSec);
-  console.error(`round ${round + 1}: ${order.map((n) => `${n} ${fmt((got[n] as Run).ordersPerSec)}`).join(", ")}`);
+  console.error(
+    `round ${round + 1}: ${order.map((n) => `${n} ${fmt((got[n] as Run).ordersPerSec)}`).join(", ")}`,
+  );
 }
 
-const median = (xs: number[]) => percentile([...xs].sort((a, b) => a - b), 50);
+const median = (xs: number[]) =>
+  percentile(
+    [...xs].sort((a, b) => a - b),
+    50,
+  );
 const list = (xs: number[], digits = 0) => xs.map((x) => fmt(x, digits)).join(", ");
 printTable(
   `End-to-end A/B: ${REQUESTS} requests × ${fmt(ORDERS)} orders, one account, ${ROUNDS} rounds in rotated order`,

@@ -185,7 +185,15 @@ async function measure(
     };
     // The cluster's WAL, so other work on this PostgreSQL would count in it: the fill is done and
     // checkpointed (cloneDatabase), and nothing else of this benchmark writes meanwhile.
-    return { rate, hits: c.hits, seconds, load, perDelivery, walPerDelivery: walBytes / c.hits, cpu: meterText(cpu) };
+    return {
+      rate,
+      hits: c.hits,
+      seconds,
+      load,
+      perDelivery,
+      walPerDelivery: walBytes / c.hits,
+      cpu: meterText(cpu),
+    };
   } finally {
     await worker.stop();
   }
@@ -217,7 +225,9 @@ async function walMeter(url: string) {
   const [start] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
   return async () => {
     try {
-      const [row] = await sql<{ bytes: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${start?.lsn ?? "0/0"}::pg_lsn) as bytes`;
+      const [row] = await sql<
+        { bytes: string }[]
+      >`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${start?.lsn ?? "0/0"}::pg_lsn) as bytes`;
       return Number(row?.bytes ?? Number.NaN);
     } finally {
       await sql.end();

@@ -3,9 +3,9 @@
 import postgres from "postgres";
 import { api } from "./client.ts";
 import { runMeter } from "./cpu.ts";
-import { freshDatabase, ROOT, runJson } from "./processes.ts";
 import { order } from "./fixtures.ts";
 import { type ActivitySampler, sampleActivity } from "./pg-activity.ts";
+import { freshDatabase, ROOT, runJson } from "./processes.ts";
 import { monotonicUs } from "./profile.ts";
 import { spread } from "./report.ts";
 
