@@ -5,8 +5,7 @@
 // build is judged by its ratios to the baseline of the same round, and by the CPU it used.
 //   AB_MAINS=new=<dist/main.mjs>,base=<other dist/main.mjs> node bench/e2e-ab.ts
 //   BENCH_ROUNDS (3), BENCH_E2E_REQUESTS (100)
-import { runE2e, runE2eBaseline } from "./lib/e2e.ts";
-import { freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
+import { runE2eBaseline, runE2eOnFreshServer } from "./lib/e2e.ts";
 import { fmt, percentile, printTable } from "./lib/report.ts";
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -20,34 +19,21 @@ if (mains.length < 1 || mains.some(([name, main]) => !name || !main))
 type Run = { ordersPerSec: number; serverCpu: number; postgresCpu: number };
 
 async function runBuild(name: string, main: string, round: number): Promise<Run> {
-  const db = await freshDatabase();
-  try {
-    const server = await startOisr(db.url, { OISR_RATE_LIMITS: NO_RATE_LIMITS, LOG_LEVEL: "info" }, { main });
-    try {
-      const r = await runE2e({
-        url: server.url,
-        databaseUrl: db.url,
-        accounts: [{ token: server.token, accountId: server.accountId }],
-        requestsPerAccount: REQUESTS,
-        ordersPerRequest: ORDERS,
-        tag: `ab-${name}-${round}`,
-        serverOutput: server.output,
-        pids: { server: server.child.pid as number },
-      });
-      if (r.statuses.succeeded !== REQUESTS) throw new Error(`${name}: ${JSON.stringify(r.statuses)}`);
-      const seconds = r.elapsedMs / 1000;
-      const perThousand = (cores: number) => (cores * seconds * 1000) / (REQUESTS * ORDERS);
-      return {
-        ordersPerSec: r.ordersPerSec,
-        serverCpu: perThousand(r.cpu.cores.server ?? Number.NaN),
-        postgresCpu: perThousand(r.cpu.postgres),
-      };
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await db.drop();
-  }
+  const r = await runE2eOnFreshServer({
+    accounts: 1,
+    requests: REQUESTS,
+    ordersPerRequest: ORDERS,
+    tag: `ab-${name}-${round}`,
+    main,
+  });
+  if (r.statuses.succeeded !== REQUESTS) throw new Error(`${name}: ${JSON.stringify(r.statuses)}`);
+  const seconds = r.elapsedMs / 1000;
+  const perThousand = (cores: number) => (cores * seconds * 1000) / (REQUESTS * ORDERS);
+  return {
+    ordersPerSec: r.ordersPerSec,
+    serverCpu: perThousand(r.cpu.cores.server ?? Number.NaN),
+    postgresCpu: perThousand(r.cpu.postgres),
+  };
 }
 
 const names = [...mains.map(([name]) => name), "baseline"];

@@ -13,9 +13,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ulid } from "ulidx";
 import { meterText } from "./lib/cpu.ts";
-import { runE2e, runE2eBaseline, statusText } from "./lib/e2e.ts";
+import { runE2eBaseline, runE2eOnFreshServer, statusText } from "./lib/e2e.ts";
 import { activityText } from "./lib/pg-activity.ts";
-import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr } from "./lib/processes.ts";
 import { PROFILE_DIR, profileEnv, profileEnvIn, summarizeProfiles } from "./lib/profile.ts";
 import { fmt, printBlock, printTable, ratio } from "./lib/report.ts";
 
@@ -26,35 +25,16 @@ const DIAGNOSIS_REQUESTS = 20;
 const DIAGNOSIS_DIR = mkdtempSync(join(tmpdir(), "oisr-e2e-prof-"));
 process.on("exit", () => rmSync(DIAGNOSIS_DIR, { recursive: true, force: true }));
 
-async function oisrRun(accounts: number, requests = REQUESTS, sample = false) {
-  const db = await freshDatabase();
-  try {
-    const name = `e2e-${accounts}acct${sample ? "-diagnosis" : ""}`;
-    const server = await startOisr(db.url, {
-      OISR_RATE_LIMITS: NO_RATE_LIMITS,
-      LOG_LEVEL: "info",
-      ...(sample ? profileEnvIn(DIAGNOSIS_DIR, name) : profileEnv(name)),
-    });
-    try {
-      const all = [{ token: server.token, accountId: server.accountId }];
-      for (let i = 1; i < accounts; i++) all.push(await createAccount(db.url, `bench-${i}`));
-      return await runE2e({
-        url: server.url,
-        databaseUrl: db.url,
-        accounts: all,
-        requestsPerAccount: requests / accounts,
-        ordersPerRequest: ORDERS,
-        tag: name,
-        serverOutput: server.output,
-        sampleActivity: sample,
-        pids: { server: server.child.pid as number },
-      });
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    await db.drop();
-  }
+function oisrRun(accounts: number, requests = REQUESTS, sample = false) {
+  const name = `e2e-${accounts}acct${sample ? "-diagnosis" : ""}`;
+  return runE2eOnFreshServer({
+    accounts,
+    requests,
+    ordersPerRequest: ORDERS,
+    tag: name,
+    env: sample ? profileEnvIn(DIAGNOSIS_DIR, name) : profileEnv(name),
+    sampleActivity: sample,
+  });
 }
 
 // The one-account figure is the goal: ROUNDS pairs of the baseline and OISR, the first of each pair

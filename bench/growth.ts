@@ -52,6 +52,7 @@ import {
 import { createAccount, freshDatabase, NO_RATE_LIMITS, startOisr, startOisrWorker } from "./lib/processes.ts";
 import { type Account, sendOneOrderRequests, waitDrained } from "./lib/queue.ts";
 import { fmt, spread } from "./lib/report.ts";
+import { clusterWalMeter } from "./lib/wal.ts";
 
 const TOTAL = Number(process.env.BENCH_GROWTH_REQUESTS ?? 10_000_000);
 const BASELINE = 10_000;
@@ -348,14 +349,13 @@ async function measure(p: Filled): Promise<Figures> {
   await worker.stop();
   const api2 = await startOisr(db.url, { ...SERVER_ENV, OISR_ROLE: "api" }, { account: reader });
   // WAL of accepting and applying them (the cluster's: other databases' work is in it too).
-  const [lsn] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
+  const wal = await clusterWalMeter(sql);
   await sendOneOrderRequests(api2.url, live, { amount: DRAIN });
   await api2.stop();
   const worker2 = await startOisrWorker(db.url, SERVER_ENV);
   const drained = await waitDrained(sql, 600);
   await worker2.stop();
-  const [wal] = await sql<{ b: string }[]>`
-    select pg_wal_lsn_diff(pg_current_wal_lsn(), ${lsn?.lsn ?? "0/0"}::pg_lsn)::text as b`;
+  const walBytes = await wal();
 
   return {
     total,
@@ -368,7 +368,7 @@ async function measure(p: Filled): Promise<Figures> {
     ackDuringRetentionP99: underLoad.p99,
     ackDuringIdlePassP99: underIdlePass.p99,
     drainSeconds: drained.seconds,
-    walPerRequest: Number(wal?.b ?? 0) / DRAIN,
+    walPerRequest: walBytes / DRAIN,
     retention,
     retentionUnderLoad,
     partitioned,

@@ -28,6 +28,7 @@ import { meterText, runMeter } from "./lib/cpu.ts";
 import { createHelpers, dropHelpers } from "./lib/growth-fill.ts";
 import { cloneDatabase, createAccount, freshDatabase, startOisrWorker } from "./lib/processes.ts";
 import { fmt, printTable, type Row, ratio } from "./lib/report.ts";
+import { clusterWalMeter } from "./lib/wal.ts";
 
 const SUBSCRIPTIONS = Number(process.env.BENCH_WEBHOOK_SUBSCRIPTIONS ?? 50);
 const BACKLOGS = (process.env.BENCH_WEBHOOK_BACKLOGS ?? "2000,50000").split(",").map(Number);
@@ -162,9 +163,10 @@ async function measure(
   const target = Math.floor(backlog * 0.75);
   const worker = await startOisrWorker(url, { OISR_WEBHOOK_ALLOW_PRIVATE_NETWORKS: "1" }, main);
   const load = loadavg()[0] ?? 0;
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
   try {
     const meter = await runMeter(url, { worker: worker.child.pid ?? 0 });
-    const wal = await walMeter(url);
+    const wal = await clusterWalMeter(sql);
     const t0 = performance.now();
     for (;;) {
       await new Promise((r) => setTimeout(r, 100));
@@ -195,6 +197,7 @@ async function measure(
       cpu: meterText(cpu),
     };
   } finally {
+    await sql.end();
     await worker.stop();
   }
 }
@@ -217,22 +220,6 @@ async function indexScans(url: string): Promise<string> {
   } finally {
     await sql.end();
   }
-}
-
-/** WAL bytes written by the cluster from now until the returned function is called. */
-async function walMeter(url: string) {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const [start] = await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`;
-  return async () => {
-    try {
-      const [row] = await sql<
-        { bytes: string }[]
-      >`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${start?.lsn ?? "0/0"}::pg_lsn) as bytes`;
-      return Number(row?.bytes ?? Number.NaN);
-    } finally {
-      await sql.end();
-    }
-  };
 }
 
 type Drained = Awaited<ReturnType<typeof measure>> & { partitions: number; scans: string };

@@ -5,7 +5,7 @@ import { api } from "./client.ts";
 import { runMeter } from "./cpu.ts";
 import { order } from "./fixtures.ts";
 import { type ActivitySampler, sampleActivity } from "./pg-activity.ts";
-import { freshDatabase, ROOT, runJson } from "./processes.ts";
+import { createAccount, freshDatabase, NO_RATE_LIMITS, ROOT, runJson, startOisr } from "./processes.ts";
 import { monotonicUs } from "./profile.ts";
 import { spread } from "./report.ts";
 
@@ -185,6 +185,49 @@ export async function runE2eBaseline(requests: number, orders: number) {
     });
     const ms = out.ms as number;
     return { ms, rows: out.rows as number, ordersPerSec: (requests * orders) / (ms / 1000) };
+  } finally {
+    await db.drop();
+  }
+}
+
+/**
+ * runE2e against `oisr-server serve` (role all, no rate limits) started on a fresh database, which
+ * is dropped afterwards: the server's account and `accounts - 1` more share `requests` evenly.
+ * `main` is another build's `dist/main.mjs` (a same-run A/B); `env` is added to the server's.
+ */
+export async function runE2eOnFreshServer(o: {
+  accounts: number;
+  requests: number;
+  ordersPerRequest: number;
+  tag: string;
+  env?: Record<string, string>;
+  main?: string;
+  sampleActivity?: boolean;
+}): Promise<E2eResult> {
+  const db = await freshDatabase();
+  try {
+    const server = await startOisr(
+      db.url,
+      { OISR_RATE_LIMITS: NO_RATE_LIMITS, LOG_LEVEL: "info", ...o.env },
+      o.main === undefined ? {} : { main: o.main },
+    );
+    try {
+      const all = [{ token: server.token, accountId: server.accountId }];
+      for (let i = 1; i < o.accounts; i++) all.push(await createAccount(db.url, `bench-${i}`));
+      return await runE2e({
+        url: server.url,
+        databaseUrl: db.url,
+        accounts: all,
+        requestsPerAccount: o.requests / o.accounts,
+        ordersPerRequest: o.ordersPerRequest,
+        tag: o.tag,
+        serverOutput: server.output,
+        sampleActivity: o.sampleActivity,
+        pids: { server: server.child.pid as number },
+      });
+    } finally {
+      await server.stop();
+    }
   } finally {
     await db.drop();
   }
