@@ -10,6 +10,7 @@ import {
   check,
   index,
   integer,
+  json,
   jsonb,
   pgTable,
   primaryKey,
@@ -103,7 +104,18 @@ export const requests = pgTable(
     apiKeyId: text("api_key_id"),
     /** Path parameters of the ingest call (the return of a dispositions batch). */
     params: jsonb("params").$type<Record<string, string>>(),
-    body: jsonb("body").notNull(),
+    /**
+     * The body of a request accepted before migration 0022, as jsonb; null for every later one.
+     * Readers take `coalesce(body, legacy_body::json)` (decision 028); a later migration drops it
+     * once the retention period has passed since the upgrade.
+     */
+    legacyBody: jsonb("legacy_body"),
+    /**
+     * The body as accepted (the JSON text the ingest route serialised once), as `json`: read back
+     * whole, never queried into, so jsonb's binary form would only cost (decision 028). Null only
+     * in rows that hold `legacy_body` (CHECK requests_body_present).
+     */
+    body: json("body"),
     itemCount: integer("item_count").notNull(),
     acceptedAt: ts("accepted_at").notNull().defaultNow(),
     startedAt: ts("started_at"),
@@ -133,6 +145,7 @@ export const requests = pgTable(
       .where(sql`status in (${sqlList(OPEN_STATUSES)})`),
     check("requests_status_check", sql`status in (${sqlList(REQUEST_STATUSES)})`),
     check("requests_kind_check", sql`kind in (${sqlList(REQUEST_KINDS)})`),
+    check("requests_body_present", sql`body is not null or legacy_body is not null`),
   ],
 );
 

@@ -276,8 +276,11 @@ const NOT_ACCESS =
  * then idempotency_keys, requests and request_queues.
  */
 function storeStatement(rowsJson: string, access: SQL | null): SQL {
-  const rows = sql`jsonb_to_recordset(${rowsJson}::jsonb)
-    as x(c int, a text, i uuid, k text, t text, tp text, ik text, ak text, p jsonb, b jsonb, n int, e text, h text, x jsonb)`;
+  // json, not jsonb: a body (`b`) is then taken as the slice of the text it arrived as and stored
+  // as that text, where jsonb parsed the whole batch into its binary form and each body again into
+  // the column's (a 1 MB body: 9 against 50 ms of PostgreSQL CPU; decision 028).
+  const rows = sql`json_to_recordset(${rowsJson}::json)
+    as x(c int, a text, i uuid, k text, t text, tp text, ik text, ak text, p jsonb, b json, n int, e text, h text, x jsonb)`;
   const decided =
     access === null
       ? sql`src as (select x.a, x.i, x.k, x.t, x.tp, x.ik, x.ak, x.p, x.b, x.n, x.e, x.h, x.x from ${rows}),`

@@ -12,8 +12,8 @@ import { requests } from "../db/schema.ts";
 
 // Everything the record shows, not the body: a 1000-order body is ~700 kB that every poll of
 // GET /requests/{id} would otherwise read and parse for nothing.
-const { body: _body, ...recordColumns } = getTableColumns(requests);
-export type RequestRow = Omit<typeof requests.$inferSelect, "body">;
+const { body: _body, legacyBody: _legacyBody, ...recordColumns } = getTableColumns(requests);
+export type RequestRow = Omit<typeof requests.$inferSelect, "body" | "legacyBody">;
 
 /** The record GET /requests/{id} returns: the contract's mapping of this row. */
 export function requestRecordOfRow(row: RequestRow): RequestRecord {
@@ -48,12 +48,14 @@ export function createRecordReader(database: Database, reads: ReadSource = prima
     },
 
     /**
-     * The submitted body as stored (jsonb rendered as text: it is sent as is, never parsed here),
+     * The submitted body as stored (its text, or a legacy jsonb body rendered as text: it is sent as
+     * is, never parsed here),
      * with the acceptance time the caller checks retention against.
      */
     async body(accountId: string, id: string): Promise<{ acceptedAt: string; json: string } | undefined> {
       const [row] = await database.rows<{ accepted_at: string; json: string }>(
-        sql`select accepted_at, body::text as json from requests where account_id = ${accountId} and id = ${id}`,
+        sql`select accepted_at, coalesce(body::text, legacy_body::text) as json from requests
+             where account_id = ${accountId} and id = ${id}`,
       );
       return row && { acceptedAt: row.accepted_at, json: row.json };
     },

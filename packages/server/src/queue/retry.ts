@@ -84,7 +84,7 @@ export function createRetries(database: Database, accept: Accept) {
       body: string;
       item_count: number;
     }>(
-      sql`select kind, params, body::text as body, item_count from requests
+      sql`select kind, params, coalesce(body::text, legacy_body::text) as body, item_count from requests
            where account_id = ${caller.accountId} and id = ${id}`,
     );
     // Final requests are deleted only by the retention purge, which the caller checked against.

@@ -4,7 +4,7 @@ import type { RequestKind } from "./statuses.ts";
 
 /**
  * A stored call, its body typed by its kind. The database hands back `kind` as text and `body` as
- * jsonb of no type; they are read as this union, unchecked, because the only writer (accept.ts,
+ * JSON of no type; they are read as this union, unchecked, because the only writer (accept.ts,
  * from the ingest routes) stores them together: `kind` is the endpoint's (and the column's CHECK
  * keeps it to REQUEST_KINDS), `body` the JSON that endpoint's schema accepted before anything was
  * stored (http/body-validation.ts), defaults filled in.

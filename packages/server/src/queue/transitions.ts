@@ -117,8 +117,8 @@ export async function insertPending(
   await database.rows(
     sql`with inserted as (
             insert into requests (account_id, id, kind, status, trace_id, traceparent, idempotency_key, api_key_id, params, body, item_count)
-            select x.a, x.i, x.k, 'pending', x.t, x.tp, x.ik, x.ak, x.p, x.b, x.n from jsonb_to_recordset(${rowsJson}::jsonb)
-              as x(a text, i uuid, k text, t text, tp text, ik text, ak text, p jsonb, b jsonb, n int)
+            select x.a, x.i, x.k, 'pending', x.t, x.tp, x.ik, x.ak, x.p, x.b, x.n from json_to_recordset(${rowsJson}::json)
+              as x(a text, i uuid, k text, t text, tp text, ik text, ak text, p jsonb, b json, n int)
             returning account_id),
           queued as (
             insert into request_queues as q (account_id, open_count, due_at)
@@ -209,7 +209,8 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                 from run where r.account_id = ${accountId} and r.id = run.id
               returning r.id, r.seq, r.kind, r.trace_id, r.api_key_id, r.traceparent,
                         extract(epoch from r.started_at - r.accepted_at) * 1000 as wait_ms, r.item_count, r.attempts,
-                        r.params, r.body, r.idempotency_key, r.accepted_at, r.started_at)
+                        r.params, coalesce(r.body, r.legacy_body::json) as body, r.idempotency_key,
+                        r.accepted_at, r.started_at)
             -- The started requests, then the first candidate as it was (started or not), to say why
             -- nothing started. No join between them: a stage can hold 1,000 requests.
             select id, seq, kind, trace_id, api_key_id, traceparent, wait_ms, item_count, attempts, params, body,
