@@ -73,7 +73,10 @@ it("applies, shows and sends again the bodies stored before, and stores new ones
     expect(orders?.n).toBe(2);
 
     // A request accepted now keeps its text byte for byte in `body`; `legacy_body` stays empty.
-    const call = ingestCall("acc_old", { kind: "orders", body: { orders: [order({ external_id: "NEW-1" })] } });
+    const call = ingestCall("acc_old", {
+      kind: "orders",
+      body: { orders: [order({ external_id: "NEW-1" })] },
+    });
     const accepted = await services.requests.accept(call);
     if (accepted.kind !== "accepted") throw new Error(`accept answered ${accepted.kind}`);
     const [row] = await services.database.rows<{ body: string; legacy: boolean }>(
