@@ -461,7 +461,7 @@ export interface paths {
         /**
          * Get the body an ingest request was submitted with
          * @description Returns the JSON body of the ingest call that made this request, as it was accepted (the
-         *     same members and values; whitespace and member order are not kept). The `pointer` of each
+         *     same members and values; whitespace is not kept, and member order is not guaranteed). The `pointer` of each
          *     entry in a `failed` record's `errors` points into this body, so a reader can show the
          *     offending fields in place. The record itself (`GET /requests/{request_id}`) leaves the body
          *     out: a 1,000-order body is about 700 kB that every poll would otherwise carry.
