@@ -29,6 +29,12 @@ const BENCHMARKS: { name: string; file: string; what: string; timeoutS: number }
     what: "2: end-to-end ingest throughput",
     timeoutS: 600,
   },
+  {
+    name: "body-storage",
+    file: "body-storage.ts",
+    what: "2: a request body's PostgreSQL CPU, stored and read as json against jsonb (decision 028)",
+    timeoutS: 300,
+  },
   { name: "latency", file: "latency.ts", what: "3: processing latency", timeoutS: 300 },
   {
     name: "feed-scale",

@@ -1,9 +1,9 @@
 -- Request bodies stored as `json` (the text as accepted) instead of `jsonb` (decision 028). The
 -- worker and GET /requests/{id}/body read a body back whole and never query into it, so nothing
 -- uses what jsonb's binary form is for, and building it and rendering it back cost: a 1,000-order
--- body (1 MB) took 12.3 ms of PostgreSQL CPU to store through the accept statement as jsonb against
--- 8.8 ms as json, and 4.8 against 1.5 ms to read back (PostgreSQL 15, lz4, 40 bodies each, same
--- run, parameters typed as the server sends them; bench/e2e-throughput.ts's bodies).
+-- body (1 MB) took 24.3 ms of PostgreSQL CPU to store through the accept statement as jsonb against
+-- 8.5 ms as json, and 4.3 against 1.0 ms to read back (PostgreSQL 15, lz4, medians of 5 rounds of
+-- 40 bodies; `node bench/body-storage.ts`).
 --
 -- Changing the column's type would rewrite every partition of `requests` (30 days of requests)
 -- under an exclusive lock. Instead the jsonb column is renamed `legacy_body`, kept for the

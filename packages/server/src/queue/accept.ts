@@ -278,7 +278,7 @@ const NOT_ACCESS =
 function storeStatement(rowsJson: string, access: SQL | null): SQL {
   // json, not jsonb: a body (`b`) is then taken as the slice of the text it arrived as and stored
   // as that text, where jsonb parsed the batch into its binary form and took each body out of it
-  // as a value of its own (a 1 MB body: 8.8 against 12.3 ms of PostgreSQL CPU; decision 028).
+  // as a value of its own (a 1 MB body: 8.5 against 24.3 ms of PostgreSQL CPU; decision 028).
   const rows = sql`json_to_recordset(${rowsJson}::json)
     as x(c int, a text, i uuid, k text, t text, tp text, ik text, ak text, p jsonb, b json, n int, e text, h text, x jsonb)`;
   const decided =
