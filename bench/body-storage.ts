@@ -9,7 +9,7 @@ import postgres from "postgres";
 import { cpuSeconds } from "./lib/cpu.ts";
 import { order } from "./lib/fixtures.ts";
 import { freshDatabase } from "./lib/processes.ts";
-import { fmt, printTable, ratio } from "./lib/report.ts";
+import { fmt, printTable, ratio, spread } from "./lib/report.ts";
 
 const BODIES = Number(process.env.BENCH_BODIES ?? 40);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
@@ -73,8 +73,7 @@ try {
     for (const name of Object.keys(steps) as (keyof typeof steps)[])
       figures[name].push(await perBody(steps[name]));
   }
-  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)] as number;
-  const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, median(v)])) as Record<
+  const m = Object.fromEntries(Object.entries(figures).map(([k, v]) => [k, spread(v).p50])) as Record<
     keyof typeof steps,
     number
   >;

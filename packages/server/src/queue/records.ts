@@ -9,6 +9,7 @@ import { and, desc, eq, getTableColumns, gte, lt, sql } from "drizzle-orm";
 import type { Database } from "../db/client.ts";
 import { primaryReads, type ReadSource } from "../db/read-source.ts";
 import { requests } from "../db/schema.ts";
+import { storedBody } from "./sql.ts";
 
 // Everything the record shows, not the body: a 1000-order body is ~700 kB that every poll of
 // GET /requests/{id} would otherwise read and parse for nothing.
@@ -48,13 +49,12 @@ export function createRecordReader(database: Database, reads: ReadSource = prima
     },
 
     /**
-     * The submitted body as stored (its text, or a legacy jsonb body rendered as text: it is sent as
-     * is, never parsed here),
-     * with the acceptance time the caller checks retention against.
+     * The submitted body as stored, as text (sent as is, never parsed here), with the acceptance
+     * time the caller checks retention against.
      */
     async body(accountId: string, id: string): Promise<{ acceptedAt: string; json: string } | undefined> {
       const [row] = await database.rows<{ accepted_at: string; json: string }>(
-        sql`select accepted_at, coalesce(body::text, legacy_body::text) as json from requests
+        sql`select accepted_at, ${storedBody}::text as json from requests
              where account_id = ${accountId} and id = ${id}`,
       );
       return row && { acceptedAt: row.accepted_at, json: row.json };

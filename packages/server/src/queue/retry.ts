@@ -28,6 +28,7 @@ import type { Database } from "../db/client.ts";
 import { newRequestId } from "../store/ids.ts";
 import type { AcceptOutcome, NewRequest } from "./accept.ts";
 import { IDEMPOTENCY_WINDOW } from "./maintenance.ts";
+import { storedBody } from "./sql.ts";
 import type { RequestKind, RequestStatus } from "./statuses.ts";
 
 /** What a retry needs to know of the original before it is charged and answered. */
@@ -84,7 +85,7 @@ export function createRetries(database: Database, accept: Accept) {
       body: string;
       item_count: number;
     }>(
-      sql`select kind, params, coalesce(body::text, legacy_body::text) as body, item_count from requests
+      sql`select kind, params, ${storedBody}::text as body, item_count from requests
            where account_id = ${caller.accountId} and id = ${id}`,
     );
     // Final requests are deleted only by the retention purge, which the caller checked against.

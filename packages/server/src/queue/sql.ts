@@ -5,6 +5,13 @@ import { OPEN_STATUSES } from "./statuses.ts";
 /** `status in ('pending', 'processing')`, spelled from the one constant (matches requests_open_idx). */
 export const isOpen: SQL = sql.raw(`status in (${OPEN_STATUSES.map((s) => `'${s}'`).join(", ")})`);
 
+/**
+ * A request's body as json: `body` (migration 0022), or `legacy_body` for a request accepted before
+ * it (decision 028). Every statement that reads a body back reads it through this, so dropping the
+ * legacy column later changes one place.
+ */
+export const storedBody: SQL = sql.raw("coalesce(body, legacy_body::json)");
+
 /** An interval of `ms` milliseconds. */
 export const millis = (ms: number): SQL => sql`make_interval(secs => ${ms / 1000})`;
 

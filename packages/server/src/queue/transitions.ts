@@ -21,7 +21,7 @@ import {
   type RecordRow,
 } from "./final-record.ts";
 import { SHORT_QUEUE } from "./leases.ts";
-import { isOpen, millis } from "./sql.ts";
+import { isOpen, millis, storedBody } from "./sql.ts";
 import type { RequestKind } from "./statuses.ts";
 import type { StoredCall } from "./stored-call.ts";
 
@@ -209,8 +209,7 @@ export function createTransitions(database: Database, workerId: string, leaseMs:
                 from run where r.account_id = ${accountId} and r.id = run.id
               returning r.id, r.seq, r.kind, r.trace_id, r.api_key_id, r.traceparent,
                         extract(epoch from r.started_at - r.accepted_at) * 1000 as wait_ms, r.item_count, r.attempts,
-                        r.params, coalesce(r.body, r.legacy_body::json) as body, r.idempotency_key,
-                        r.accepted_at, r.started_at)
+                        r.params, ${storedBody} as body, r.idempotency_key, r.accepted_at, r.started_at)
             -- The started requests, then the first candidate as it was (started or not), to say why
             -- nothing started. No join between them: a stage can hold 1,000 requests.
             select id, seq, kind, trace_id, api_key_id, traceparent, wait_ms, item_count, attempts, params, body,
