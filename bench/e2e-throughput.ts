@@ -8,7 +8,7 @@
 //                                      instead of polling GET /requests, which loads the server)
 // One account is the realistic case (per-account FIFO: one request at a time); four accounts of
 // 25 requests each show the parallelism across accounts. The server runs as one process (role all).
-import { mkdtempSync, rmSync } from "node:fs";
+import { fstatSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { ulid } from "ulidx";
@@ -132,19 +132,30 @@ printBlock(
     activityText(diagnosis.activity as NonNullable<typeof diagnosis.activity>),
     "",
     summarizeProfiles(DIAGNOSIS_DIR, "e2e-", 15, diagnosis.window),
-    ulidCost(),
+    machineCost(),
   ].join("\n"),
 );
 rmSync(DIAGNOSIS_DIR, { recursive: true, force: true });
 
-/** The server's order ids are ULIDs from ulidx, which draws one getRandomValues call per character. */
-function ulidCost(): string {
+/**
+ * What kind of machine the run had. ulidx's default ulid() draws one getRandomValues call per
+ * character: sessions' notes compare machines by it ("ulid() 75–87 µs"), so it stays, but it
+ * measures system calls, not the server's ids (those draw from a pool refilled in bulk,
+ * packages/server/src/store/ids.ts). On the slow days the CPU itself was not slower (a tight loop
+ * took the same time); a system call was (session 23: fstat 2.7 µs, getRandomValues 5.2 µs, in a
+ * virtual machine), and the server's round trips, socket writes and fresh pages pay that.
+ */
+function machineCost(): string {
   const n = 20_000;
-  for (let i = 0; i < 2000; i++) ulid();
-  const t = performance.now();
-  for (let i = 0; i < n; i++) ulid();
-  const us = ((performance.now() - t) * 1000) / n;
-  return `ulidx ulid() in isolation, in this process: ${fmt(us, 1)} µs per id = ${fmt(us, 0)} ms per 1,000 new orders`;
+  const perCall = (f: () => void) => {
+    for (let i = 0; i < 2000; i++) f();
+    const t = performance.now();
+    for (let i = 0; i < n; i++) f();
+    return ((performance.now() - t) * 1000) / n;
+  };
+  const ulidUs = perCall(() => ulid());
+  const fstatUs = perCall(() => fstatSync(1));
+  return `the machine, in this process: ulidx's default ulid() ${fmt(ulidUs, 1)} µs (one getRandomValues call per character; not the server's ids), one system call (fstat) ${fmt(fstatUs, 2)} µs`;
 }
 
 if (PROFILE_DIR)
