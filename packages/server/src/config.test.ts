@@ -47,6 +47,14 @@ describe("config", () => {
     expect(() => loadConfig({ OISR_STAGE_YIELD: "no" })).toThrow(/OISR_STAGE_YIELD must be on or off/);
   });
 
+  it("opens 10 database connections unless OISR_DATABASE_POOL_SIZE says otherwise, and at least one", () => {
+    expect(loadConfig({}).databasePoolSize).toBe(10);
+    expect(loadConfig({ OISR_DATABASE_POOL_SIZE: "3" }).databasePoolSize).toBe(3);
+    expect(() => loadConfig({ OISR_DATABASE_POOL_SIZE: "0" })).toThrow(
+      /OISR_DATABASE_POOL_SIZE must be at least 1/,
+    );
+  });
+
   it("reads the cursor key from OISR_CURSOR_SECRET, an empty one as unset", () => {
     expect(loadConfig({ OISR_CURSOR_SECRET: "k" }).cursorSecret).toBe("k");
     expect(loadConfig({ OISR_CURSOR_SECRET: "" }).cursorSecret).toBeUndefined();
@@ -101,6 +109,7 @@ describe("config", () => {
     ["OISR_REQUEST_TIMEOUT_MS", "1.5"],
     ["OISR_KEEP_ALIVE_TIMEOUT_MS", "5s"],
     ["OISR_MAX_CONNECTIONS", "many"],
+    ["OISR_DATABASE_POOL_SIZE", "ten"],
   ])("rejects %s=%s", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`${name} must be a non-negative integer`));
   });

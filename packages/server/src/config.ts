@@ -33,6 +33,13 @@ export interface Config {
   /** Direct or session-pooled URL for LISTEN under transaction pooling; without it, short polling. */
   listenDatabaseUrl: string | undefined;
   /**
+   * `OISR_DATABASE_POOL_SIZE` (default 10): connections this process opens to DATABASE_URL at most,
+   * and to OISR_READ_DATABASE_URL (LISTEN takes one more). A worker's stages each hold one for their
+   * transaction, two per account it leases while they pipeline: below 2 × OISR_WORKER_CONCURRENCY +
+   * 2 they wait for one another (server.ts warns). Embedded PGlite has one connection whatever it says.
+   */
+  databasePoolSize: number;
+  /**
    * `OISR_READ_DATABASE_URL`: a streaming replica of DATABASE_URL for the reads that tolerate lag
    * (db/read-source.ts, docs/decisions/021); pooled the same way as DATABASE_URL.
    */
@@ -94,6 +101,16 @@ function onOff(value: string | undefined, name: string): boolean {
   throw new Error(`${name} must be on or off`);
 }
 
+function poolSize(value: string | undefined): number {
+  const size = int(value, 10, "OISR_DATABASE_POOL_SIZE");
+  if (size < 1) throw new Error("OISR_DATABASE_POOL_SIZE must be at least 1");
+  return size;
+}
+
+/** Connections a process with workers wants at least: two per leased account (pipelined stages), two for the rest. */
+export const poolSizeWanted = (config: Pick<Config, "workerConcurrency">): number =>
+  2 * config.workerConcurrency + 2;
+
 function pooling(value: string | undefined): Config["databasePooling"] {
   if (value === undefined || value === "" || value === "none") return "none";
   if (value === "transaction") return "transaction";
@@ -151,6 +168,7 @@ export function loadConfig(env: Environment = process.env): Config {
     databaseUrl: env.DATABASE_URL || undefined,
     databasePooling: pooling(env.OISR_DATABASE_POOLING),
     listenDatabaseUrl: env.OISR_LISTEN_DATABASE_URL || undefined,
+    databasePoolSize: poolSize(env.OISR_DATABASE_POOL_SIZE),
     readDatabaseUrl: env.OISR_READ_DATABASE_URL || undefined,
     dataDir: env.OISR_DATA_DIR ?? "./.oisr-data",
     logLevel: env.LOG_LEVEL ?? "info",

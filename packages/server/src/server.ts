@@ -5,7 +5,7 @@ import { answerClientError } from "@oisr/contract";
 import type { Express } from "express";
 import type { Logger } from "pino";
 import { createApp, createMetricsApp } from "./app.ts";
-import type { Config } from "./config.ts";
+import { type Config, poolSizeWanted } from "./config.ts";
 import { startEmbeddedVacuum } from "./db/embedded-vacuum.ts";
 import { createLogger } from "./logger.ts";
 import { startRetention } from "./partitions/loop.ts";
@@ -64,6 +64,15 @@ const stopListening = (server: Server) => () =>
 export async function startServer(config: Config, options: { logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config.logLevel);
   const services = await openServices(config);
+  if (config.role !== "api" && config.databaseUrl && config.databasePoolSize < poolSizeWanted(config))
+    logger.warn(
+      {
+        poolSize: config.databasePoolSize,
+        wanted: poolSizeWanted(config),
+        workerConcurrency: config.workerConcurrency,
+      },
+      "OISR_DATABASE_POOL_SIZE is below 2 × OISR_WORKER_CONCURRENCY + 2: the workers' stages will wait for connections",
+    );
   // Before any role starts, so their first spans are recorded; flushed after everything has stopped.
   const tracing = await startTracing(config.telemetry, logger);
   const stops: (() => Promise<void>)[] = [];

@@ -23,6 +23,7 @@ export type ServicesConfig = Pick<Config, "databaseUrl" | "dataDir"> &
       Config,
       | "rateLimits"
       | "databasePooling"
+      | "databasePoolSize"
       | "listenDatabaseUrl"
       | "readDatabaseUrl"
       | "cursorSecret"
@@ -42,17 +43,19 @@ export async function openServices(settings: ServicesConfig) {
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,
     ...(config.databasePooling ? { pooling: config.databasePooling } : {}),
+    maxConnections: config.databasePoolSize,
     ...(config.listenDatabaseUrl ? { listenUrl: config.listenDatabaseUrl } : {}),
     partitionIntervalMs: partitionIntervalMs(config.requestRetentionDays),
   });
   // The feeds and lists; everything that must read its own writes stays on the primary.
   const reads: ReadSource = config.readDatabaseUrl
-    ? await openReadSource(primary, config.readDatabaseUrl, { pooling: config.databasePooling }).catch(
-        async (err: unknown) => {
-          await primary.close();
-          throw err;
-        },
-      )
+    ? await openReadSource(primary, config.readDatabaseUrl, {
+        pooling: config.databasePooling,
+        maxConnections: config.databasePoolSize,
+      }).catch(async (err: unknown) => {
+        await primary.close();
+        throw err;
+      })
     : primaryReads(primary);
   const cursorSecret =
     config.cursorSecret ??
