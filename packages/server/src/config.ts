@@ -13,6 +13,7 @@ import {
   readSharedSettings,
   WEBHOOK_ATTEMPT_TIMEOUT_MS,
 } from "@oisr/contract";
+import { DEFAULT_POOL_SIZE } from "./db/database.ts";
 import { type TelemetryConfig, telemetryConfig } from "./telemetry/settings.ts";
 
 export type Role = "api" | "worker" | "all";
@@ -102,7 +103,7 @@ function onOff(value: string | undefined, name: string): boolean {
 }
 
 function poolSize(value: string | undefined): number {
-  const size = int(value, 10, "OISR_DATABASE_POOL_SIZE");
+  const size = int(value, DEFAULT_POOL_SIZE, "OISR_DATABASE_POOL_SIZE");
   if (size < 1) throw new Error("OISR_DATABASE_POOL_SIZE must be at least 1");
   return size;
 }

@@ -33,11 +33,14 @@ export interface Database {
   setLockPort?(port: number): void;
 }
 
+/** Connections a process opens to PostgreSQL at most unless told otherwise (OISR_DATABASE_POOL_SIZE). */
+export const DEFAULT_POOL_SIZE = 10;
+
 export interface DatabaseOptions {
   databaseUrl?: string;
   /** PGlite data directory, or `memory://`. */
   dataDir?: string;
-  /** Connections per process (postgres.js). */
+  /** Connections per process (postgres.js); DEFAULT_POOL_SIZE when not given. */
   maxConnections?: number;
   /**
    * `transaction`: PostgreSQL is reached through a transaction pooler (PgBouncer): no prepared

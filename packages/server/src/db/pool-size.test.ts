@@ -42,16 +42,6 @@ describe.runIf(adminUrl)("OISR_DATABASE_POOL_SIZE (PostgreSQL only: PGlite has o
   it("opens up to 10 by default", async () => {
     expect(await backendsFor(undefined, fresh.url, 6)).toBe(6);
   });
-});
-
-describe.runIf(adminUrl)("a worker process with too small a pool (PostgreSQL only)", () => {
-  let fresh: { url: string; drop(): Promise<void> };
-  beforeAll(async () => {
-    fresh = await freshDatabase(adminUrl as string);
-  });
-  afterAll(async () => {
-    await fresh?.drop();
-  });
 
   /** The messages a worker process logs at warn while it starts, with `env` on top of the database's. */
   async function startupWarnings(env: Record<string, string>): Promise<string[]> {
@@ -64,7 +54,7 @@ describe.runIf(adminUrl)("a worker process with too small a pool (PostgreSQL onl
     return messages;
   }
 
-  it("is warned at start: its stages would wait for one another's connections", async () => {
+  it("too small for a worker process's stages is warned of at start", async () => {
     expect(await startupWarnings({ OISR_DATABASE_POOL_SIZE: "3" })).toContainEqual(
       expect.stringMatching(/OISR_DATABASE_POOL_SIZE is below 2 × OISR_WORKER_CONCURRENCY \+ 2/),
     );

@@ -19,7 +19,14 @@ import { readMigrationFiles } from "drizzle-orm/migrator";
 import { PgDialect } from "drizzle-orm/pg-core";
 import type postgresType from "postgres";
 import { addArrayTypes } from "./array-types.ts";
-import { type Database, type DatabaseOptions, type Db, type Executor, migrationsFolder } from "./database.ts";
+import {
+  type Database,
+  type DatabaseOptions,
+  type Db,
+  DEFAULT_POOL_SIZE,
+  type Executor,
+  migrationsFolder,
+} from "./database.ts";
 import { preparedRows } from "./prepared.ts";
 import * as schema from "./schema.ts";
 
@@ -88,7 +95,7 @@ export async function openPostgres(url: string, options: DatabaseOptions): Promi
   const { default: postgres } = await import("postgres");
   const { drizzle } = await import("drizzle-orm/postgres-js");
   const pooled = options.pooling === "transaction";
-  const client = connect(postgres, url, options.maxConnections ?? 10, pooled);
+  const client = connect(postgres, url, options.maxConnections ?? DEFAULT_POOL_SIZE, pooled);
   const db = drizzle({ client, schema }) as unknown as Db;
   // A read replica (db/read-source.ts) is migrated by replication, and may be down at start: its
   // array types are read on its first successful ping instead.
